@@ -1,0 +1,95 @@
+/**
+ * The contract between Latchkey and a database. Method names and record shapes are those of
+ * Auth.js v5 (`@auth/core/adapters`), so an Auth.js adapter works here and the reverse.
+ * Every method is optional; the configuration check names the ones a feature needs.
+ *
+ * @module @latchkey/core/adapters
+ */
+import type { Account, Awaitable, User } from "./types.js"
+
+/** A user as stored: `id` and `email` always present, `emailVerified` set by email sign-in. */
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  emailVerified: Date | null
+}
+
+/** Account kinds an adapter stores (credentials sign-ins never create an account row). */
+export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn"
+
+/** A provider account linked to a user: one row per (provider, providerAccountId). */
+export interface AdapterAccount extends Account {
+  userId: string
+  type: AdapterAccountType
+}
+
+/** A database session: the cookie holds `sessionToken`, the row expires at `expires`. */
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+/** A pending email sign-in. `token` is stored as an HMAC of the token sent by mail. */
+export interface VerificationToken {
+  identifier: string
+  expires: Date
+  token: string
+}
+
+/** A WebAuthn credential registered by a user. */
+export interface AdapterAuthenticator {
+  credentialID: string
+  userId: string
+  providerAccountId: string
+  counter: number
+  credentialBackedUp: boolean
+  credentialPublicKey: string
+  credentialDeviceType: string
+  transports?: string | null
+}
+
+/** The provider and the user's id at that provider: the key of an account. */
+export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
+
+/** What Latchkey calls on a database. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(account: AccountKey): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
+  deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
+  linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
+  unlinkAccount?(account: AccountKey): Awaitable<AdapterAccount | undefined | void>
+  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>
+  /** One lookup returning the session and its user; `null` when there is no such session. */
+  getSessionAndUser?(
+    sessionToken: string,
+  ): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined | void>
+  deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
+  createVerificationToken?(
+    verificationToken: VerificationToken,
+  ): Awaitable<VerificationToken | null | undefined | void>
+  /** Returns the token and deletes it in one step, so a link works at most once. */
+  useVerificationToken?(params: {
+    identifier: string
+    token: string
+  }): Awaitable<VerificationToken | null>
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(
+    credentialID: string,
+    newCounter: number,
+  ): Awaitable<AdapterAuthenticator>
+}
+
+/** Whether a value is a `Date` that holds a real time. */
+export function isDate(value: unknown): value is Date {
+  return value instanceof Date && !Number.isNaN(value.getTime())
+}

@@ -1,0 +1,313 @@
+/**
+ * Every refusal Latchkey makes is one of these classes. The `type` string is stable: it is the
+ * `error=` parameter on error pages, the code in log lines, and what apps `switch` on. It never
+ * changes between versions, and a message never carries a token, cookie value or secret.
+ *
+ * @module @latchkey/core/errors
+ */
+
+/** Where the user is sent when the error ends a request: the sign-in page or the error page. */
+export type ErrorKind = "signIn" | "error"
+
+/** Every `type` an {@link AuthError} can have. */
+export type ErrorType =
+  | "AuthError"
+  | "AccessDenied"
+  | "AccountNotLinked"
+  | "AdapterError"
+  | "CallbackRouteError"
+  | "CredentialsSignin"
+  | "DuplicateConditionalUI"
+  | "EmailSignInError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "ExperimentalFeatureNotEnabled"
+  | "InvalidCallbackUrl"
+  | "InvalidCheck"
+  | "InvalidConfiguration"
+  | "InvalidEndpoints"
+  | "InvalidParameter"
+  | "InvalidProvider"
+  | "InvalidRequest"
+  | "JWTSessionError"
+  | "MethodNotAllowed"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingCSRF"
+  | "MissingSecret"
+  | "MissingWebAuthnAutocomplete"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "OAuthSignInError"
+  | "RateLimited"
+  | "SessionTokenError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "UntrustedHost"
+  | "Verification"
+  | "WebAuthnVerificationError"
+
+/** Extra facts about an error, kept for logs. Never put a token, cookie value or secret here. */
+export interface ErrorDetails {
+  [key: string]: unknown
+}
+
+/** Base class of every Latchkey error. `instanceof AuthError` catches them all. */
+export class AuthError extends Error {
+  /** The stable identifier of this failure. Subclasses override it. */
+  static type: ErrorType = "AuthError"
+  /** Which page a request ending in this error is sent to. */
+  static kind: ErrorKind = "error"
+
+  readonly type: ErrorType
+  readonly kind: ErrorKind
+  /** Log-only facts (provider id, adapter method, …): never shown to the client. */
+  readonly details: ErrorDetails | undefined
+
+  constructor(message?: string, options?: { cause?: unknown; details?: ErrorDetails }) {
+    super(message ?? "", options?.cause === undefined ? undefined : { cause: options.cause })
+    const ctor = new.target as typeof AuthError
+    this.type = ctor.type
+    this.kind = ctor.kind
+    this.name = ctor.type
+    this.details = options?.details
+    if (!message) this.message = `${this.type} error`
+  }
+}
+
+/** Errors that send the user back to the sign-in page rather than the error page. */
+export class SignInError extends AuthError {
+  static override kind: ErrorKind = "signIn"
+}
+
+/** The `signIn` callback refused the user (returned `false` or threw). */
+export class AccessDenied extends AuthError {
+  static override type: ErrorType = "AccessDenied"
+}
+
+/** A WebAuthn credential belongs to another user, or its email is taken. */
+export class AccountNotLinked extends SignInError {
+  static override type: ErrorType = "AccountNotLinked"
+}
+
+/** An adapter method failed (database down, constraint broken, timeout). */
+export class AdapterError extends AuthError {
+  static override type: ErrorType = "AdapterError"
+}
+
+/** Something unexpected failed inside a callback route; the cause is logged. */
+export class CallbackRouteError extends AuthError {
+  static override type: ErrorType = "CallbackRouteError"
+}
+
+/**
+ * `authorize` returned `null`, or the app threw this to refuse a sign-in. Set `code` in a
+ * subclass to tell the sign-in page why (`?error=CredentialsSignin&code=<code>`).
+ */
+export class CredentialsSignin extends SignInError {
+  static override type: ErrorType = "CredentialsSignin"
+  /** Shown to the client as `code=`: keep it a short identifier, never a secret. */
+  code = "credentials"
+}
+
+/** More than one WebAuthn provider asks for conditional UI. */
+export class DuplicateConditionalUI extends AuthError {
+  static override type: ErrorType = "DuplicateConditionalUI"
+}
+
+/** The email address was refused or the sign-in mail could not be sent. */
+export class EmailSignInError extends SignInError {
+  static override type: ErrorType = "EmailSignInError"
+}
+
+/** A custom error page redirected back to itself. */
+export class ErrorPageLoop extends AuthError {
+  static override type: ErrorType = "ErrorPageLoop"
+}
+
+/** An `events.*` handler threw; the error is logged and the flow goes on. */
+export class EventError extends AuthError {
+  static override type: ErrorType = "EventError"
+}
+
+/** An experimental feature is used without `experimental.<flag>: true`. */
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static override type: ErrorType = "ExperimentalFeatureNotEnabled"
+}
+
+/** A callback URL is neither a relative path nor an absolute http(s) URL. */
+export class InvalidCallbackUrl extends AuthError {
+  static override type: ErrorType = "InvalidCallbackUrl"
+}
+
+/** A state, PKCE, nonce or challenge check failed (missing, expired, replayed or forged). */
+export class InvalidCheck extends AuthError {
+  static override type: ErrorType = "InvalidCheck"
+}
+
+/**
+ * The configuration has one or more problems. `problems` lists every one of them, so a single
+ * start-up tells the whole story.
+ */
+export class InvalidConfiguration extends AuthError {
+  static override type: ErrorType = "InvalidConfiguration"
+  readonly problems: readonly AuthError[]
+
+  constructor(problems: readonly AuthError[]) {
+    super(
+      `Latchkey configuration has ${problems.length} problem(s):\n${problems
+        .map((p) => `  - [${p.type}] ${p.message}`)
+        .join("\n")}`,
+    )
+    this.problems = problems
+  }
+}
+
+/** An OAuth provider has neither an issuer to discover nor the endpoint URLs it needs. */
+export class InvalidEndpoints extends AuthError {
+  static override type: ErrorType = "InvalidEndpoints"
+}
+
+/** A function was called with a parameter of the wrong type or value. `parameter` names it. */
+export class InvalidParameter extends AuthError {
+  static override type: ErrorType = "InvalidParameter"
+  readonly parameter: string
+
+  constructor(parameter: string, message: string) {
+    super(`"${parameter}" ${message}`)
+    this.parameter = parameter
+  }
+}
+
+/** The provider id in the URL is unknown, or that provider cannot serve this action. */
+export class InvalidProvider extends AuthError {
+  static override type: ErrorType = "InvalidProvider"
+}
+
+/** The request could not be parsed (bad JSON, bad form encoding, oversized body, …). */
+export class InvalidRequest extends AuthError {
+  static override type: ErrorType = "InvalidRequest"
+}
+
+/** A JWT session could not be read or written. */
+export class JWTSessionError extends AuthError {
+  static override type: ErrorType = "JWTSessionError"
+}
+
+/** The action exists but not for this HTTP method. */
+export class MethodNotAllowed extends AuthError {
+  static override type: ErrorType = "MethodNotAllowed"
+}
+
+/** A feature that needs a database adapter is configured without one. */
+export class MissingAdapter extends AuthError {
+  static override type: ErrorType = "MissingAdapter"
+}
+
+/** The adapter lacks methods the configured features call. */
+export class MissingAdapterMethods extends AuthError {
+  static override type: ErrorType = "MissingAdapterMethods"
+}
+
+/** A credentials provider has no `authorize` function. */
+export class MissingAuthorize extends AuthError {
+  static override type: ErrorType = "MissingAuthorize"
+}
+
+/** A state-changing request came without proof that it was sent by this site. */
+export class MissingCSRF extends SignInError {
+  static override type: ErrorType = "MissingCSRF"
+}
+
+/** No secret is configured (set `AUTH_SECRET`, or `secret` in the config). */
+export class MissingSecret extends AuthError {
+  static override type: ErrorType = "MissingSecret"
+}
+
+/** A WebAuthn provider with conditional UI has no form field with `autocomplete="… webauthn"`. */
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override type: ErrorType = "MissingWebAuthnAutocomplete"
+}
+
+/** The OAuth account's email belongs to a user who has not linked this provider. */
+export class OAuthAccountNotLinked extends SignInError {
+  static override type: ErrorType = "OAuthAccountNotLinked"
+}
+
+/** The provider answered the callback with an error, or the callback could not be validated. */
+export class OAuthCallbackError extends SignInError {
+  static override type: ErrorType = "OAuthCallbackError"
+}
+
+/** The provider's `profile()` threw or returned something unusable. */
+export class OAuthProfileParseError extends AuthError {
+  static override type: ErrorType = "OAuthProfileParseError"
+}
+
+/** The authorization request could not be built (discovery failed, bad endpoint, …). */
+export class OAuthSignInError extends SignInError {
+  static override type: ErrorType = "OAuthSignInError"
+}
+
+/** Too many attempts from one address or for one account; try again later. */
+export class RateLimited extends AuthError {
+  static override type: ErrorType = "RateLimited"
+}
+
+/** A database session could not be read. */
+export class SessionTokenError extends AuthError {
+  static override type: ErrorType = "SessionTokenError"
+}
+
+/** Sign-out could not complete every step (the session cookie is cleared anyway). */
+export class SignOutError extends AuthError {
+  static override type: ErrorType = "SignOutError"
+}
+
+/** The URL names no auth action. */
+export class UnknownAction extends AuthError {
+  static override type: ErrorType = "UnknownAction"
+}
+
+/** The session strategy cannot work with the configured providers. */
+export class UnsupportedStrategy extends AuthError {
+  static override type: ErrorType = "UnsupportedStrategy"
+}
+
+/** The request's host is not trusted: set `trustHost`, `AUTH_TRUST_HOST=true` or `AUTH_URL`. */
+export class UntrustedHost extends AuthError {
+  static override type: ErrorType = "UntrustedHost"
+}
+
+/** An email sign-in link is invalid, expired or already used. */
+export class Verification extends AuthError {
+  static override type: ErrorType = "Verification"
+}
+
+/** A WebAuthn registration or authentication response did not verify. */
+export class WebAuthnVerificationError extends AuthError {
+  static override type: ErrorType = "WebAuthnVerificationError"
+}
+
+/** Error types that may be shown to the client as `?error=`; every other one becomes `Configuration`. */
+const clientSafeTypes = new Set<ErrorType>([
+  "AccessDenied",
+  "AccountNotLinked",
+  "CredentialsSignin",
+  "EmailSignInError",
+  "MissingCSRF",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "OAuthSignInError",
+  "RateLimited",
+  "Verification",
+  "WebAuthnVerificationError",
+])
+
+/** Whether an error's `type` may be shown to the user (as `?error=` on a page). */
+export function isClientError(error: unknown): error is AuthError {
+  return error instanceof AuthError && clientSafeTypes.has(error.type)
+}

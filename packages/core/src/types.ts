@@ -1,0 +1,208 @@
+/**
+ * Public types of the Latchkey configuration and of what sessions, users and accounts look like.
+ * Names and shapes follow Auth.js v5 so that an `auth.ts` written for `@auth/core` type-checks
+ * unchanged. Augment `Session`, `User` or `JWT` (in `@latchkey/core/jwt`) with module
+ * augmentation to add fields.
+ *
+ * @module @latchkey/core
+ */
+import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
+import type { AuthError } from "./errors.js"
+import type { JWT, JWTOptions } from "./jwt.js"
+import type { Provider, ProviderType } from "./providers/index.js"
+
+export type Awaitable<T> = T | PromiseLike<T>
+
+/** A user as the app sees it. Providers' `profile()` returns this shape. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** The session object the `session` callback builds and `GET /auth/session` returns. */
+export interface DefaultSession {
+  user?: User
+  /** ISO 8601 date at which the session expires. */
+  expires: string
+}
+
+/** What the client sees of the session. Augment it to add fields. */
+export interface Session extends DefaultSession {}
+
+/** Tokens and ids a provider returned for an account, as stored by an adapter. */
+export interface Account {
+  provider: string
+  providerAccountId: string
+  type: ProviderType
+  userId?: string
+  access_token?: string
+  token_type?: string
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  /** Seconds since the epoch at which `access_token` expires. */
+  expires_at?: number
+  session_state?: string
+  [key: string]: unknown
+}
+
+/** The raw profile an OAuth/OIDC provider returned (ID-token claims or userinfo JSON). */
+export interface Profile {
+  sub?: string | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  picture?: unknown
+  [claim: string]: unknown
+}
+
+/** Built-in page theme. */
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light"
+  logo?: string
+  brandColor?: string
+  buttonText?: string
+}
+
+/** Paths of the app's own pages that replace the built-in ones. */
+export interface PagesOptions {
+  signIn?: string
+  signOut?: string
+  error?: string
+  verifyRequest?: string
+  /** Where a user goes after their first sign-in (no built-in page). */
+  newUser?: string
+}
+
+/** Options of one cookie, as written in `Set-Cookie`. */
+export interface CookieOption {
+  name: string
+  options: {
+    httpOnly?: boolean
+    sameSite?: "lax" | "strict" | "none"
+    path?: string
+    secure?: boolean
+    domain?: string
+    maxAge?: number
+    expires?: Date
+    partitioned?: boolean
+    priority?: "low" | "medium" | "high"
+  }
+}
+
+/** The cookies Latchkey writes. */
+export interface CookiesOptions {
+  sessionToken: CookieOption
+  callbackUrl: CookieOption
+  csrfToken: CookieOption
+  pkceCodeVerifier: CookieOption
+  state: CookieOption
+  nonce: CookieOption
+  webauthnChallenge: CookieOption
+}
+
+/** Partial cookie overrides: each field merges over the default. */
+export type PartialCookiesOptions = {
+  [K in keyof CookiesOptions]?: {
+    name?: string
+    options?: Partial<CookieOption["options"]>
+  }
+}
+
+export type SessionStrategy = "jwt" | "database"
+
+export interface SessionOptions {
+  /** Default: `"database"` with an adapter, `"jwt"` without. */
+  strategy?: SessionStrategy
+  /** Seconds a session lives without activity. Default 30 days. */
+  maxAge?: number
+  /** Seconds between session re-issues; 0 re-issues on every read. Default 1 day. */
+  updateAge?: number
+  /** Database sessions: the token put in the cookie. Default: 32 CSPRNG bytes, base64url. */
+  generateSessionToken?: () => string
+}
+
+export interface CallbacksOptions {
+  /**
+   * Decide whether a user may sign in: `true` continues, `false` sends them to the error page
+   * (`AccessDenied`), a string redirects there instead.
+   */
+  signIn?: (params: {
+    user: User | AdapterUser
+    account?: Account | null
+    profile?: Profile
+    email?: { verificationRequest?: boolean }
+    credentials?: Record<string, unknown>
+  }) => Awaitable<boolean | string>
+  /** Pick where to send the user; the default allows relative and same-origin URLs only. */
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  /** Build what the client sees of the session. */
+  session?: (params: {
+    session: Session & Partial<AdapterSession>
+    token: JWT
+    user: AdapterUser
+    newSession?: unknown
+    trigger?: "update"
+  }) => Awaitable<Session | DefaultSession>
+  /** Build the JWT stored in the session cookie (JWT strategy). Return `null` to sign out. */
+  jwt?: (params: {
+    token: JWT
+    user: User | AdapterUser
+    account?: Account | null
+    profile?: Profile
+    trigger?: "signIn" | "signUp" | "update"
+    isNewUser?: boolean
+    session?: unknown
+  }) => Awaitable<JWT | null>
+}
+
+export interface EventCallbacks {
+  signIn?: (message: {
+    user: User
+    account?: Account | null
+    profile?: Profile
+    isNewUser?: boolean
+  }) => Awaitable<void>
+  signOut?: (message: { session?: AdapterSession | null; token?: JWT | null }) => Awaitable<void>
+  createUser?: (message: { user: User }) => Awaitable<void>
+  updateUser?: (message: { user: User }) => Awaitable<void>
+  linkAccount?: (message: { user: User | AdapterUser; account: Account }) => Awaitable<void>
+  session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+}
+
+/** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
+export interface LoggerInstance {
+  error: (error: AuthError | Error) => void
+  warn: (code: string) => void
+  debug: (message: string, metadata?: unknown) => void
+}
+
+/** The configuration of Latchkey, shaped like Auth.js v5's `AuthConfig`. */
+export interface AuthConfig {
+  providers: Provider[]
+  /** One secret, or several for rotation: the first encrypts, all decrypt. */
+  secret?: string | string[]
+  session?: SessionOptions
+  jwt?: Partial<JWTOptions>
+  pages?: PagesOptions
+  callbacks?: CallbacksOptions
+  events?: EventCallbacks
+  adapter?: Adapter
+  debug?: boolean
+  logger?: Partial<LoggerInstance>
+  theme?: Theme
+  useSecureCookies?: boolean
+  cookies?: PartialCookiesOptions
+  /** Trust the request's Host header (or set `AUTH_TRUST_HOST` / `AUTH_URL`). */
+  trustHost?: boolean
+  /** Path the auth endpoints live under. Default `/auth`. */
+  basePath?: string
+  redirectProxyUrl?: string
+  /** Pass `skipCSRFCheck` only from a framework with its own CSRF protection. */
+  skipCSRFCheck?: typeof import("./lib/csrf/skip.js").skipCSRFCheck
+  experimental?: { enableWebAuthn?: boolean }
+}
