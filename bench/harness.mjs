@@ -1,0 +1,69 @@
+// A small interleaved benchmark harness. Each scenario runs its contenders in alternating
+// batches within one process, so drift in CPU frequency, GC or a noisy neighbour hits all of
+// them alike; the reported figure is the median batch rate.
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15)
+const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 25)
+
+async function timeBatch(fn, n) {
+  const start = process.hrtime.bigint()
+  for (let i = 0; i < n; i++) await fn()
+  return Number(process.hrtime.bigint() - start) / 1e9
+}
+
+/** Pick a batch size that takes about BATCH_MS. */
+async function calibrate(fn) {
+  let n = 1
+  for (;;) {
+    const seconds = await timeBatch(fn, n)
+    if (seconds * 1000 >= BATCH_MS / 4 || n >= 1 << 20) {
+      return Math.max(1, Math.round((n * BATCH_MS) / 1000 / Math.max(seconds, 1e-6)))
+    }
+    n *= 4
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/**
+ * Run one scenario: `contenders` maps a name to an async or sync operation. Returns ops/s
+ * medians by name.
+ */
+export async function runScenario(contenders) {
+  const names = Object.keys(contenders)
+  const sizes = {}
+  for (const name of names) {
+    await contenders[name]() // warm up and fail fast
+    sizes[name] = await calibrate(contenders[name])
+  }
+  const rates = Object.fromEntries(names.map((n) => [n, []]))
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...names].reverse() : names
+    for (const name of order) {
+      const seconds = await timeBatch(contenders[name], sizes[name])
+      rates[name].push(sizes[name] / seconds)
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(rates[n])]))
+}
+
+export const fmt = (opsPerSecond) =>
+  opsPerSecond >= 1e5
+    ? `${Math.round(opsPerSecond / 1000)}k`
+    : opsPerSecond >= 1e3
+      ? `${(opsPerSecond / 1000).toFixed(1)}k`
+      : opsPerSecond.toFixed(0)
+
+export const ratio = (a, b) => (a && b ? `${(a / b).toFixed(1)}×` : "–")
+
+/** Print a Markdown table (so it can go straight into the README). */
+export function printTable(title, header, rows) {
+  console.log(`\n### ${title}\n`)
+  console.log(`| ${header.join(" | ")} |`)
+  console.log(`|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`)
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`)
+}

@@ -1,0 +1,135 @@
+/**
+ * The token module: session tokens as encrypted JWTs (compact JWE, `dir` + `A256CBC-HS512`),
+ * byte-compatible with `@auth/core/jwt`. `decode` and `getToken` return `null` for any bad
+ * token and never throw for one.
+ *
+ * @module @latchkey/core/jwt
+ */
+import { MissingSecret } from "./errors.js"
+import { decodeToken, type EncodeInput, encodeToken } from "./lib/token/codec.js"
+import { readTokenFromRequest, type TokenRequest } from "./lib/token/read-request.js"
+import { sessionCookieName } from "./lib/token/session-cookie-name.js"
+
+/** Claims Latchkey itself puts in a session token. */
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** The decoded session token. Augment this interface to type your own claims. */
+export interface JWT extends Record<string, unknown>, DefaultJWT {}
+
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The claims to encrypt. `iat`, `exp` and `jti` are set by `encode`. Default `{}`. */
+  token?: Payload
+  /** Used in key derivation: for session cookies, the session cookie's name. */
+  salt: string
+  /** One secret or several: the first one encrypts. */
+  secret: string | string[]
+  /** Seconds until the token expires. Default 30 days. */
+  maxAge?: number
+}
+
+export interface JWTDecodeParams {
+  /** The compact JWE to decrypt. Empty or missing gives `null`. */
+  token?: string | null
+  /** The salt it was encoded with. */
+  salt: string
+  /** One secret or several (rotation): any of them may have encrypted the token. */
+  secret: string | string[]
+}
+
+/** The token options of the configuration (`jwt` key). */
+export interface JWTOptions {
+  secret: string | string[]
+  maxAge: number
+  encode: (params: JWTEncodeParams) => Awaitable<string>
+  decode: (params: JWTDecodeParams) => Awaitable<JWT | null>
+}
+
+type Awaitable<T> = T | PromiseLike<T>
+
+export interface GetTokenParams<R extends boolean = false> {
+  /** The request to read the token from: a `Request` or anything with `headers`. */
+  req: TokenRequest
+  /** Use the `__Secure-` cookie name. Default: whether `AUTH_URL` starts with `https://`. */
+  secureCookie?: boolean
+  /** Default: the session cookie name for `secureCookie`. */
+  cookieName?: string
+  /** Return the token string without decrypting it. */
+  raw?: R
+  /** Default: `AUTH_SECRET` from the environment. */
+  secret?: string | string[]
+  /** Default: `cookieName`. */
+  salt?: string
+  /** A custom decoder, as configured in `jwt.decode`. */
+  decode?: JWTOptions["decode"]
+  /** Receives a debug line saying why no token was returned. */
+  logger?: { debug?: (message: string, metadata?: unknown) => void }
+}
+
+/** Seconds in 30 days: the default session and token lifetime. */
+export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+
+/** Encrypt `token` into a compact JWE with `iat`, `exp` and a fresh `jti`. */
+export function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  return encodeToken(params as EncodeInput)
+}
+
+/** Decrypt and validate a token; `null` for anything that is not a valid, current token. */
+export function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  return decodeToken(params) as Promise<Payload | null>
+}
+
+/**
+ * Read the session token of a request (session cookie, chunked or not, then
+ * `Authorization: Bearer`) and decrypt it. `null` when there is none or it is invalid.
+ */
+export async function getToken<R extends boolean = false>(
+  params: GetTokenParams<R>,
+): Promise<R extends true ? string | null : JWT | null>
+export async function getToken(params: GetTokenParams<boolean>): Promise<string | JWT | null> {
+  if (!params || typeof params !== "object" || !params.req) {
+    throw new TypeError("getToken: the `req` parameter is required (a Request or { headers })")
+  }
+  const env = readEnv()
+  const secureCookie = params.secureCookie ?? env.AUTH_URL?.startsWith("https://") ?? false
+  const cookieName = params.cookieName ?? sessionCookieName(secureCookie)
+  const found = readTokenFromRequest(params.req, cookieName)
+  if (found === null) {
+    params.logger?.debug?.("getToken: no session cookie or bearer token", { cookieName })
+    return null
+  }
+  if (params.raw) return found.candidates[0] ?? null
+
+  const secret = params.secret ?? env.AUTH_SECRET
+  if (!secret || (Array.isArray(secret) && secret.length === 0)) {
+    throw new MissingSecret("getToken needs a secret: pass `secret` or set AUTH_SECRET")
+  }
+  const salt = params.salt ?? cookieName
+  const decoder = params.decode ?? decode
+  for (const token of found.candidates) {
+    try {
+      const payload = await decoder({ token, secret, salt })
+      if (payload) return payload
+    } catch {
+      // A custom decoder may throw on a bad token; getToken still answers null for it.
+    }
+  }
+  params.logger?.debug?.("getToken: token did not decrypt or has expired", {
+    cookieName,
+    source: found.source,
+  })
+  return null
+}
+
+function readEnv(): Record<string, string | undefined> {
+  return (
+    (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+  )
+}
