@@ -1,0 +1,122 @@
+import type { ErrorType } from "../../errors.js"
+
+/**
+ * What a person reads for each `?error=` value. Messages are looked up, never built from the
+ * query string, so a crafted `error` can only ever select one of these texts.
+ */
+
+/** Page codes that are not error classes: Auth.js's own, and the v4 names old links still use. */
+type PageCode =
+  | "Configuration"
+  | "SessionRequired"
+  | "Signin"
+  | "OAuthSignin"
+  | "OAuthCallback"
+  | "OAuthCreateAccount"
+  | "EmailCreateAccount"
+  | "Callback"
+  | "EmailSignin"
+
+type MessageTable = Partial<Record<ErrorType | PageCode, string>>
+
+const tryAnotherAccount = "Try signing in with a different account."
+const sameAccount = "To confirm your identity, sign in with the same account you used originally."
+const accessDenied = "You do not have permission to sign in."
+const linkExpired =
+  "The sign in link is no longer valid. It may have been used already or it may have expired."
+const csrfExpired = "Your sign-in form expired or came from another site. Please try again."
+const rateLimited = "Too many attempts. Wait a few minutes and try again."
+
+/** The banner text used when `error` is set but not listed below. */
+export const genericSignInMessage = "Unable to sign in."
+
+const signInMessages: MessageTable = {
+  // Deliberately the same text whatever failed, so the page never says which field was wrong.
+  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
+  OAuthAccountNotLinked: sameAccount,
+  AccountNotLinked: sameAccount,
+  OAuthCallbackError: tryAnotherAccount,
+  OAuthSignInError: tryAnotherAccount,
+  Signin: tryAnotherAccount,
+  OAuthSignin: tryAnotherAccount,
+  OAuthCallback: tryAnotherAccount,
+  OAuthCreateAccount: tryAnotherAccount,
+  EmailCreateAccount: tryAnotherAccount,
+  Callback: tryAnotherAccount,
+  EmailSignInError: "The e-mail could not be sent.",
+  EmailSignin: "The e-mail could not be sent.",
+  MissingCSRF: csrfExpired,
+  SessionRequired: "Please sign in to access this page.",
+  AccessDenied: accessDenied,
+  Verification: linkExpired,
+  RateLimited: rateLimited,
+}
+
+/** The sign-in banner text for `error`: a listed message, or the generic one. */
+export function signInErrorMessage(error: string): string {
+  return lookup(signInMessages, error) ?? genericSignInMessage
+}
+
+export interface ErrorPageContent {
+  status: number
+  heading: string
+  message: string
+  /** Whether the page offers "Sign in" (the user can retry) rather than "Go home". */
+  signInLink: boolean
+  /** The code shown for support; only listed types, so the query string is never echoed. */
+  code?: string
+}
+
+const errorPages: Partial<Record<ErrorType | PageCode, ErrorPageContent>> = {
+  Configuration: {
+    status: 500,
+    heading: "Server error",
+    message:
+      "There is a problem with the server configuration. Check the server logs for more information.",
+    signInLink: false,
+  },
+  AccessDenied: { status: 403, heading: "Access denied", message: accessDenied, signInLink: true },
+  Verification: {
+    status: 403,
+    heading: "Unable to sign in",
+    message: linkExpired,
+    signInLink: true,
+  },
+  MissingCSRF: { status: 403, heading: "Form expired", message: csrfExpired, signInLink: true },
+  RateLimited: {
+    status: 429,
+    heading: "Too many attempts",
+    message: rateLimited,
+    signInLink: false,
+  },
+  UnknownAction: {
+    status: 400,
+    heading: "Bad request",
+    message: "This address is not part of the sign-in service.",
+    signInLink: false,
+  },
+  InvalidRequest: {
+    status: 400,
+    heading: "Bad request",
+    message: "The request could not be understood. Go back and try again.",
+    signInLink: false,
+  },
+}
+
+const genericErrorPage: ErrorPageContent = {
+  status: 400,
+  heading: "Error",
+  message: "Something went wrong. Go back to the site and try again.",
+  signInLink: false,
+}
+
+/** Status, texts and links of the error page for `error`. */
+export function errorPageContent(error: string | undefined): ErrorPageContent {
+  const known = error === undefined ? undefined : lookup(errorPages, error)
+  return known === undefined ? genericErrorPage : { ...known, code: error }
+}
+
+// `Object.hasOwn` so that `?error=constructor` or `__proto__` cannot reach Object.prototype.
+function lookup<T>(table: Partial<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined
+}

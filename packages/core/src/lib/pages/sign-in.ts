@@ -1,0 +1,203 @@
+import { escapeHtml, safeImageUrl } from "./escape.js"
+import {
+  formAction as action,
+  cssDeclarations,
+  hiddenFields,
+  type PageResponse,
+  type PageTheme,
+  renderLayout,
+} from "./layout.js"
+import { signInErrorMessage } from "./messages.js"
+
+/** A provider as the sign-in page needs it: resolved URLs, display data, credential fields. */
+export interface PageProvider {
+  id: string
+  name: string
+  type: "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+  signinUrl: string
+  callbackUrl: string
+  style?: { logo?: string; bg?: string; text?: string; brandColor?: string }
+  credentials?: Record<
+    string,
+    { label?: string; type?: string; placeholder?: string; [attr: string]: unknown }
+  >
+}
+
+export interface SignInPageProps {
+  providers: PageProvider[]
+  csrfToken: string
+  callbackUrl: string
+  error?: string
+  /**
+   * `CredentialsSignin`'s app-chosen code. Not shown: it may name the field that was wrong,
+   * which the banner must never do. Custom sign-in pages receive it and may decide otherwise.
+   */
+  code?: string
+  email?: string
+  theme: PageTheme
+}
+
+type CredentialField = NonNullable<PageProvider["credentials"]>[string]
+
+interface Block {
+  html: string
+  css: string
+  /** OAuth buttons stack into one group; every form-based provider is a group of its own. */
+  group: "oauth" | "form"
+}
+
+export function renderSignInPage(props: SignInPageProps): PageResponse {
+  const hidden = hiddenFields({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl })
+  const blocks = props.providers
+    .map((provider, index) => renderProvider(provider, index, hidden, props.email))
+    .filter((block) => block !== undefined)
+
+  let body = "<h1>Sign in</h1>\n"
+  if (props.error !== undefined && props.error !== "") {
+    body += `<div class="alert" role="alert"><p>${escapeHtml(signInErrorMessage(props.error))}</p></div>\n`
+  }
+  if (blocks.length === 0) {
+    body += `<p class="center muted">No sign-in methods are configured.</p>\n`
+  }
+  blocks.forEach((block, i) => {
+    const previous = blocks[i - 1]
+    if (previous !== undefined && (previous.group === "form" || block.group === "form")) {
+      body += `<div class="divider">or</div>\n`
+    }
+    body += block.html
+  })
+
+  const css = blocks.map((block) => block.css).join("")
+  return { status: 200, html: renderLayout({ title: "Sign in", theme: props.theme, body, css }) }
+}
+
+function renderProvider(
+  provider: PageProvider,
+  index: number,
+  hidden: string,
+  email: string | undefined,
+): Block | undefined {
+  const label = `Sign in with ${provider.name}`
+  switch (provider.type) {
+    case "oauth":
+    case "oidc": {
+      const className = `provider-${index}`
+      const rules = cssDeclarations({
+        "--provider-bg": provider.style?.bg,
+        "--provider-text": provider.style?.text,
+        "--provider-brand": provider.style?.brandColor,
+      })
+      // Only the provider's own logo: Auth.js's default CDN logos would be a third-party
+      // request on every sign-in page view.
+      const logo = safeImageUrl(provider.style?.logo)
+      const image = logo === undefined ? "" : `<img src="${escapeHtml(logo)}" alt="">`
+      return {
+        group: "oauth",
+        css: rules === "" ? "" : `.${className}{${rules}}\n`,
+        html:
+          `<form class="oauth"${action(provider.signinUrl)} method="post">\n${hidden}` +
+          `<button type="submit" class="button provider ${className}">${image}<span>${escapeHtml(label)}</span></button>\n</form>\n`,
+      }
+    }
+    case "email": {
+      const value = email ? ` value="${escapeHtml(email)}"` : ""
+      const id = `field-${index}-email`
+      return {
+        group: "form",
+        css: "",
+        html:
+          `<form${action(provider.signinUrl)} method="post">\n${hidden}` +
+          `<div class="field"><label for="${id}">Email</label>` +
+          `<input id="${id}" type="email" name="email"${value} required autocomplete="email" placeholder="email@example.com"></div>\n` +
+          `${submit(label)}</form>\n`,
+      }
+    }
+    case "credentials":
+      // As in Auth.js, a credentials provider without fields is one the app signs in to from
+      // its own form, so it gets no block here.
+      if (provider.credentials === undefined) return undefined
+      return formBlock(provider.callbackUrl, provider.credentials, index, hidden, label)
+    case "webauthn":
+      // Posts the fields only. The passkey ceremony needs client JavaScript (and Auth.js loads
+      // it from unpkg); these pages ship none, so the ceremony belongs to the app's own page.
+      return formBlock(provider.signinUrl, provider.credentials ?? {}, index, hidden, label)
+    default:
+      return undefined
+  }
+}
+
+function formBlock(
+  url: string,
+  fields: Record<string, CredentialField>,
+  index: number,
+  hidden: string,
+  label: string,
+): Block {
+  const inputs = Object.entries(fields)
+    .map(([name, field], i) => renderField(name, field, `field-${index}-${i}`))
+    .join("")
+  return {
+    group: "form",
+    css: "",
+    html: `<form${action(url)} method="post">\n${hidden}${inputs}${submit(label)}</form>\n`,
+  }
+}
+
+const inputTypes = new Set([
+  "text",
+  "password",
+  "email",
+  "tel",
+  "url",
+  "number",
+  "search",
+  "date",
+  "time",
+  "datetime-local",
+  "month",
+  "week",
+])
+const inputModes = new Set(["none", "text", "decimal", "numeric", "tel", "search", "email", "url"])
+const textAttributes = new Set(["placeholder", "autocomplete", "pattern"])
+const lengthAttributes = new Set(["minlength", "maxlength"])
+
+function renderField(name: string, field: CredentialField, id: string): string {
+  const type =
+    typeof field.type === "string" && inputTypes.has(field.type.toLowerCase())
+      ? field.type.toLowerCase()
+      : "text"
+  const label = typeof field.label === "string" && field.label !== "" ? field.label : name
+  return (
+    `<div class="field"><label for="${id}">${escapeHtml(label)}</label>` +
+    `<input id="${id}" type="${type}" name="${escapeHtml(name)}"${safeAttributes(field)}></div>\n`
+  )
+}
+
+/**
+ * Auth.js spreads every credential property onto the `<input>`; here only attributes that
+ * shape input survive, so config can never add `on*` handlers, `style`, `form` or `formaction`.
+ */
+function safeAttributes(field: CredentialField): string {
+  const seen = new Set<string>()
+  let out = ""
+  for (const [key, value] of Object.entries(field)) {
+    // Accept React-style `autoComplete` / `minLength`, which Auth.js configs often use.
+    const attr = key.toLowerCase()
+    if (seen.has(attr)) continue
+    seen.add(attr)
+    if (textAttributes.has(attr) && (typeof value === "string" || typeof value === "number")) {
+      out += ` ${attr}="${escapeHtml(String(value))}"`
+    } else if (lengthAttributes.has(attr) && /^\d{1,6}$/.test(String(value))) {
+      out += ` ${attr}="${String(value)}"`
+    } else if (attr === "inputmode" && typeof value === "string" && inputModes.has(value)) {
+      out += ` inputmode="${value}"`
+    } else if (attr === "required" && (value === true || value === "" || value === "required")) {
+      out += " required"
+    }
+  }
+  return out
+}
+
+function submit(label: string): string {
+  return `<button type="submit" class="button">${escapeHtml(label)}</button>\n`
+}

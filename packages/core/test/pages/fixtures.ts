@@ -1,0 +1,53 @@
+import type { PageProvider } from "../../src/lib/pages/index.js"
+
+const base = "https://app.example.com/auth"
+
+export const github: PageProvider = {
+  id: "github",
+  name: "GitHub",
+  type: "oauth",
+  signinUrl: `${base}/signin/github`,
+  callbackUrl: `${base}/callback/github`,
+  style: { bg: "#24292f", text: "#fff" },
+}
+
+export const google: PageProvider = {
+  id: "google",
+  name: "Google",
+  type: "oidc",
+  signinUrl: `${base}/signin/google`,
+  callbackUrl: `${base}/callback/google`,
+  style: { bg: "#fff", text: "#1f1f1f", brandColor: "#1a73e8" },
+}
+
+export const email: PageProvider = {
+  id: "email",
+  name: "Email",
+  type: "email",
+  signinUrl: `${base}/signin/email`,
+  callbackUrl: `${base}/callback/email`,
+}
+
+export const credentials: PageProvider = {
+  id: "credentials",
+  name: "Password",
+  type: "credentials",
+  signinUrl: `${base}/signin/credentials`,
+  callbackUrl: `${base}/callback/credentials`,
+  credentials: {
+    username: { label: "Username", placeholder: "jsmith", autocomplete: "username" },
+    password: { label: "Password", type: "password", required: true, minLength: 8 },
+  },
+}
+
+export const webauthn: PageProvider = {
+  id: "webauthn",
+  name: "Passkey",
+  type: "webauthn",
+  signinUrl: `${base}/signin/webauthn`,
+  callbackUrl: `${base}/callback/webauthn`,
+  credentials: { email: { label: "Email", type: "email", autocomplete: "username webauthn" } },
+}
+
+export const callbackUrl = "https://app.example.com/dashboard?tab=1&x=2"
+export const csrfToken = "c5f1e9a0.7d2b"
