@@ -1,0 +1,290 @@
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@latchkey/core/adapters"
+import { type Queryable, query, type Row } from "./client.js"
+import { adapterRefusal, toAdapterError } from "./errors.js"
+import {
+  accountParams,
+  toAccount,
+  toAuthenticator,
+  toDate,
+  toDbId,
+  toSession,
+  toUser,
+  toVerificationToken,
+} from "./records.js"
+import { storedSessionToken } from "./session-token.js"
+import { sql } from "./sql.js"
+
+export interface PostgresAdapterOptions {
+  /**
+   * Store the SHA-256 (hex) of each session token instead of the token, so a database leak
+   * yields no usable session cookie. Transparent to the core: every session method hashes the
+   * token it is given. Default `true`.
+   *
+   * Set it to `false` when pointing at an existing Auth.js database whose `sessions` rows hold
+   * plaintext tokens — with `true`, none of those sessions would be found (everyone would be
+   * signed out). Switching later signs out the sessions stored the other way.
+   */
+  hashSessionTokens?: boolean
+  /**
+   * Longest time, in ms, a method waits for the database before failing with `AdapterError`.
+   * Default 5000. For `pg` it is also passed as `query_timeout`, so a stuck connection is
+   * dropped from the pool. Also consider `statement_timeout` and `connectionTimeoutMillis` in
+   * the `Pool` configuration, which cancel work on the server and bound connection attempts.
+   */
+  queryTimeoutMs?: number
+  /**
+   * Whether the WebAuthn authenticator methods are offered. They need the `authenticators`
+   * table of migration 0002, which `@auth/pg-adapter` databases lack. Default `true`; set
+   * `false` for a database that `migrate()` was not run on, so a WebAuthn configuration is
+   * refused at start-up rather than failing at sign-in.
+   */
+  authenticators?: boolean
+}
+
+/**
+ * A Latchkey {@link Adapter} on PostgreSQL, schema-compatible with `@auth/pg-adapter`.
+ *
+ * `client` is anything with `query(text, params) → Promise<{ rows }>`: a `pg` `Pool`
+ * (production) or an `@electric-sql/pglite` `PGlite` instance (embedded, no server). Create the
+ * tables with {@link migrate} first, or point it at an existing Auth.js database (then set
+ * `hashSessionTokens: false`, see {@link PostgresAdapterOptions}).
+ *
+ * Every failure — database error, lost connection, timeout — rejects with `AdapterError`
+ * naming the method, never a parameter value; the driver's error is its `cause`.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { PostgresAdapter, migrate } from "@latchkey/adapter-postgres"
+ *
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * await migrate(pool)
+ * export const adapter = PostgresAdapter(pool)
+ * ```
+ */
+export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptions = {}): Adapter {
+  const hash = options.hashSessionTokens ?? true
+  const timeoutMs = options.queryTimeoutMs ?? 5000
+
+  const rows = (text: string, params: unknown[]) => query(client, text, params, timeoutMs)
+  const first = async (text: string, params: unknown[]): Promise<Row | undefined> =>
+    (await rows(text, params))[0]
+  const tokenKey = (sessionToken: string) => storedSessionToken(sessionToken, hash)
+
+  // Every method goes through `guarded`, so whatever fails inside surfaces as AdapterError.
+  function guarded<A extends unknown[], R>(
+    method: string,
+    fn: (...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
+    return async (...args: A) => {
+      try {
+        return await fn(...args)
+      } catch (error) {
+        throw toAdapterError(method, error)
+      }
+    }
+  }
+
+  const adapter: Adapter = {
+    createUser: guarded("createUser", async (user: AdapterUser) => {
+      // The database assigns the id (SERIAL); the id the core proposes is not used.
+      const row = await first(sql.createUser, [
+        user.name ?? null,
+        user.email,
+        user.emailVerified ?? null,
+        user.image ?? null,
+      ])
+      if (!row) throw adapterRefusal("createUser", "no row returned")
+      return toUser(row)
+    }),
+
+    getUser: guarded("getUser", async (id: string) => {
+      const dbId = toDbId(id)
+      if (dbId === null) return null
+      const row = await first(sql.getUser, [dbId])
+      return row ? toUser(row) : null
+    }),
+
+    getUserByEmail: guarded("getUserByEmail", async (email: string) => {
+      const row = await first(sql.getUserByEmail, [email])
+      return row ? toUser(row) : null
+    }),
+
+    getUserByAccount: guarded(
+      "getUserByAccount",
+      async ({
+        provider,
+        providerAccountId,
+      }: Pick<AdapterAccount, "provider" | "providerAccountId">) => {
+        const row = await first(sql.getUserByAccount, [provider, providerAccountId])
+        return row ? toUser(row) : null
+      },
+    ),
+
+    updateUser: guarded(
+      "updateUser",
+      async (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => {
+        const dbId = toDbId(user.id)
+        // `undefined` leaves a column as it is; `null` clears it.
+        const set = (value: unknown) => [value !== undefined, value ?? null]
+        const row =
+          dbId === null
+            ? undefined
+            : await first(sql.updateUser, [
+                dbId,
+                ...set(user.name),
+                ...set(user.email),
+                ...set(user.emailVerified),
+                ...set(user.image),
+              ])
+        if (!row) throw adapterRefusal("updateUser", "no such user")
+        return toUser(row)
+      },
+    ),
+
+    deleteUser: guarded("deleteUser", async (userId: string) => {
+      const dbId = toDbId(userId)
+      if (dbId === null) return null
+      const row = await first(sql.deleteUser, [dbId])
+      return row ? toUser(row) : null
+    }),
+
+    linkAccount: guarded("linkAccount", async (account: AdapterAccount) => {
+      const userId = toDbId(account.userId)
+      if (userId === null)
+        throw adapterRefusal("linkAccount", "userId is not an id of this database")
+      const row = await first(sql.linkAccount, accountParams(account, userId))
+      return row ? toAccount(row) : null
+    }),
+
+    unlinkAccount: guarded(
+      "unlinkAccount",
+      async ({
+        provider,
+        providerAccountId,
+      }: Pick<AdapterAccount, "provider" | "providerAccountId">) => {
+        const row = await first(sql.unlinkAccount, [provider, providerAccountId])
+        return row ? toAccount(row) : undefined
+      },
+    ),
+
+    getAccount: guarded("getAccount", async (providerAccountId: string, provider: string) => {
+      const row = await first(sql.getAccount, [providerAccountId, provider])
+      return row ? toAccount(row) : null
+    }),
+
+    createSession: guarded("createSession", async (session: AdapterSession) => {
+      const userId = toDbId(session.userId)
+      if (userId === null) {
+        throw adapterRefusal("createSession", "userId is not an id of this database")
+      }
+      const row = await first(sql.createSession, [
+        userId,
+        session.expires,
+        await tokenKey(session.sessionToken),
+      ])
+      if (!row) throw adapterRefusal("createSession", "no row returned")
+      // The row holds the hash; the core gets back the token it gave.
+      return toSession(session.sessionToken, row)
+    }),
+
+    getSessionAndUser: guarded("getSessionAndUser", async (sessionToken: string) => {
+      const row = await first(sql.getSessionAndUser, [await tokenKey(sessionToken)])
+      if (!row) return null
+      const user = toUser(row)
+      return {
+        session: { sessionToken, userId: user.id, expires: toDate(row.sessionExpires) },
+        user,
+      }
+    }),
+
+    updateSession: guarded(
+      "updateSession",
+      async (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => {
+        const userId = session.userId === undefined ? null : toDbId(session.userId)
+        if (session.userId !== undefined && userId === null) {
+          throw adapterRefusal("updateSession", "userId is not an id of this database")
+        }
+        const row = await first(sql.updateSession, [
+          await tokenKey(session.sessionToken),
+          session.expires ?? null,
+          userId,
+        ])
+        return row ? toSession(session.sessionToken, row) : null
+      },
+    ),
+
+    deleteSession: guarded("deleteSession", async (sessionToken: string) => {
+      const row = await first(sql.deleteSession, [await tokenKey(sessionToken)])
+      return row ? toSession(sessionToken, row) : null
+    }),
+
+    createVerificationToken: guarded(
+      "createVerificationToken",
+      async ({ identifier, expires, token }: VerificationToken) => {
+        const row = await first(sql.createVerificationToken, [identifier, expires, token])
+        return row ? toVerificationToken(row) : null
+      },
+    ),
+
+    useVerificationToken: guarded(
+      "useVerificationToken",
+      async ({ identifier, token }: { identifier: string; token: string }) => {
+        const row = await first(sql.useVerificationToken, [identifier, token])
+        return row ? toVerificationToken(row) : null
+      },
+    ),
+  }
+
+  if (options.authenticators === false) return adapter
+
+  return {
+    ...adapter,
+
+    createAuthenticator: guarded("createAuthenticator", async (a: AdapterAuthenticator) => {
+      const userId = toDbId(a.userId)
+      if (userId === null) {
+        throw adapterRefusal("createAuthenticator", "userId is not an id of this database")
+      }
+      const row = await first(sql.createAuthenticator, [
+        a.credentialID,
+        userId,
+        a.providerAccountId,
+        a.credentialPublicKey,
+        a.counter,
+        a.credentialDeviceType,
+        a.credentialBackedUp,
+        a.transports ?? null,
+      ])
+      if (!row) throw adapterRefusal("createAuthenticator", "no row returned")
+      return toAuthenticator(row)
+    }),
+
+    getAuthenticator: guarded("getAuthenticator", async (credentialID: string) => {
+      const row = await first(sql.getAuthenticator, [credentialID])
+      return row ? toAuthenticator(row) : null
+    }),
+
+    listAuthenticatorsByUserId: guarded("listAuthenticatorsByUserId", async (userId: string) => {
+      const dbId = toDbId(userId)
+      if (dbId === null) return []
+      return (await rows(sql.listAuthenticatorsByUserId, [dbId])).map(toAuthenticator)
+    }),
+
+    updateAuthenticatorCounter: guarded(
+      "updateAuthenticatorCounter",
+      async (credentialID: string, newCounter: number) => {
+        const row = await first(sql.updateAuthenticatorCounter, [credentialID, newCounter])
+        if (!row) throw adapterRefusal("updateAuthenticatorCounter", "no such credential")
+        return toAuthenticator(row)
+      },
+    ),
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Every statement the adapter runs. Parameterised only ($1…): no value is ever spliced into SQL
+ * text. Table names are unqualified, so they resolve through the connection's `search_path`.
+ * Each method is a single statement, hence atomic without an explicit transaction.
+ */
+import { accountColumns, authenticatorColumns, userColumns, userColumnsOf } from "./records.js"
+
+export const sql = {
+  createUser: `INSERT INTO users (name, email, "emailVerified", image)
+    VALUES ($1, $2, $3, $4) RETURNING ${userColumns}`,
+
+  getUser: `SELECT ${userColumns} FROM users WHERE id = $1`,
+
+  // LIMIT 1: a database made from Auth.js's documented schema has no UNIQUE on email.
+  getUserByEmail: `SELECT ${userColumns} FROM users WHERE email = $1 LIMIT 1`,
+
+  getUserByAccount: `SELECT ${userColumnsOf("u")} FROM users u
+    JOIN accounts a ON a."userId" = u.id
+    WHERE a.provider = $1 AND a."providerAccountId" = $2 LIMIT 1`,
+
+  // One statement updates the columns the patch names ($n = true) and leaves the others, so
+  // concurrent partial updates of different fields do not overwrite each other.
+  updateUser: `UPDATE users SET
+      name = CASE WHEN $2::boolean THEN $3::text ELSE name END,
+      email = CASE WHEN $4::boolean THEN $5::text ELSE email END,
+      "emailVerified" = CASE WHEN $6::boolean THEN $7::timestamptz ELSE "emailVerified" END,
+      image = CASE WHEN $8::boolean THEN $9::text ELSE image END
+    WHERE id = $1 RETURNING ${userColumns}`,
+
+  // Sessions and accounts are deleted explicitly: Auth.js's documented schema has no foreign
+  // keys. Data-modifying CTEs always run to completion, so this is one atomic statement.
+  // Authenticators go by their ON DELETE CASCADE (their table exists only with migration 0002).
+  deleteUser: `WITH
+      deleted_sessions AS (DELETE FROM sessions WHERE "userId" = $1),
+      deleted_accounts AS (DELETE FROM accounts WHERE "userId" = $1)
+    DELETE FROM users WHERE id = $1 RETURNING ${userColumns}`,
+
+  linkAccount: `INSERT INTO accounts (${accountColumns})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${accountColumns}`,
+
+  unlinkAccount: `DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2
+    RETURNING ${accountColumns}`,
+
+  getAccount: `SELECT ${accountColumns} FROM accounts
+    WHERE "providerAccountId" = $1 AND provider = $2 LIMIT 1`,
+
+  createSession: `INSERT INTO sessions ("userId", expires, "sessionToken")
+    VALUES ($1, $2, $3) RETURNING "userId", expires`,
+
+  // The session and its user in one round trip, found through the sessionToken index.
+  getSessionAndUser: `SELECT s.expires AS "sessionExpires", ${userColumnsOf("u")}
+    FROM sessions s JOIN users u ON u.id = s."userId"
+    WHERE s."sessionToken" = $1`,
+
+  // Read-modify-write in one statement: parallel updates of one session cannot interleave.
+  updateSession: `UPDATE sessions SET
+      expires = COALESCE($2::timestamptz, expires),
+      "userId" = COALESCE($3::integer, "userId")
+    WHERE "sessionToken" = $1 RETURNING "userId", expires`,
+
+  deleteSession: `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING "userId", expires`,
+
+  createVerificationToken: `INSERT INTO verification_token (identifier, expires, token)
+    VALUES ($1, $2, $3) RETURNING identifier, expires, token`,
+
+  // Atomic read-and-delete: of two concurrent clicks on one link, exactly one gets the row.
+  useVerificationToken: `DELETE FROM verification_token WHERE identifier = $1 AND token = $2
+    RETURNING identifier, expires, token`,
+
+  createAuthenticator: `INSERT INTO authenticators (${authenticatorColumns})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${authenticatorColumns}`,
+
+  getAuthenticator: `SELECT ${authenticatorColumns} FROM authenticators
+    WHERE "credentialID" = $1`,
+
+  listAuthenticatorsByUserId: `SELECT ${authenticatorColumns} FROM authenticators
+    WHERE "userId" = $1 ORDER BY "credentialID"`,
+
+  updateAuthenticatorCounter: `UPDATE authenticators SET counter = $2
+    WHERE "credentialID" = $1 RETURNING ${authenticatorColumns}`,
+} as const

@@ -1,0 +1,190 @@
+/**
+ * An in-memory {@link Adapter}: every record lives in a `Map` of this process and is gone when it
+ * exits. It exists **for tests and the demo only** — it is not shared between instances, has no
+ * persistence and no size bound. Use a database adapter (e.g. `@latchkey/adapter-postgres`) in
+ * production.
+ *
+ * It follows the same rules a database adapter does, so that tests written against it hold for
+ * real adapters too: the shared contract suite (`@latchkey/adapter-test`) runs against it.
+ *
+ * @module @latchkey/core/adapters/memory
+ */
+import type {
+  AccountKey,
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "../adapters.js"
+import { AdapterError } from "../errors.js"
+
+// Every read and write goes through a deep copy, so a caller mutating what it got (or what it
+// passed in) never changes the store behind the adapter's back — as with a real database.
+const copy = <T>(value: T): T => structuredClone(value)
+
+// Composite keys joined by NUL: no provider id or identifier contains it, so keys never collide.
+const accountKey = (provider: string, providerAccountId: string) =>
+  `${provider}\u0000${providerAccountId}`
+const tokenKey = (identifier: string, token: string) => `${identifier}\u0000${token}`
+
+/**
+ * Creates an empty in-memory adapter implementing every method of the contract.
+ * For tests and the demo only: nothing is persisted or shared between processes.
+ */
+export function MemoryAdapter(): Adapter {
+  const users = new Map<string, AdapterUser>()
+  const accounts = new Map<string, AdapterAccount>()
+  const sessions = new Map<string, AdapterSession>()
+  const verificationTokens = new Map<string, VerificationToken>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
+
+  const findUser = (id: string | undefined) =>
+    id === undefined ? null : copy(users.get(id) ?? null)
+
+  return {
+    createUser(user) {
+      // The core proposes an id; keep it when free (a database would generate its own).
+      const id = user.id && !users.has(user.id) ? user.id : crypto.randomUUID()
+      const stored: AdapterUser = { ...copy(user), id }
+      users.set(id, stored)
+      return copy(stored)
+    },
+
+    getUser(id) {
+      return findUser(id)
+    },
+
+    getUserByEmail(email) {
+      for (const user of users.values()) if (user.email === email) return copy(user)
+      return null
+    },
+
+    getUserByAccount({ provider, providerAccountId }: AccountKey) {
+      const account = accounts.get(accountKey(provider, providerAccountId))
+      return findUser(account?.userId)
+    },
+
+    updateUser(patch) {
+      const current = users.get(patch.id)
+      if (!current) throw new AdapterError("updateUser: no user with this id")
+      // `undefined` in a patch means "leave as is", like an SQL update of the given columns only.
+      const changes = Object.entries(copy(patch)).filter(([, value]) => value !== undefined)
+      const updated: AdapterUser = { ...current, ...Object.fromEntries(changes), id: current.id }
+      users.set(current.id, updated)
+      return copy(updated)
+    },
+
+    deleteUser(userId) {
+      const user = users.get(userId)
+      if (!user) return null
+      users.delete(userId)
+      // Cascade, as the database adapters do: nothing may keep pointing at a deleted user.
+      for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
+      for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+      for (const [key, authenticator] of authenticators) {
+        if (authenticator.userId === userId) authenticators.delete(key)
+      }
+      return copy(user)
+    },
+
+    linkAccount(account) {
+      const key = accountKey(account.provider, account.providerAccountId)
+      // Mirrors the unique (provider, providerAccountId) constraint of the SQL schema.
+      if (accounts.has(key)) throw new AdapterError("linkAccount: account already linked")
+      if (!users.has(account.userId)) throw new AdapterError("linkAccount: no such user")
+      accounts.set(key, copy(account))
+      return copy(account)
+    },
+
+    unlinkAccount({ provider, providerAccountId }) {
+      const key = accountKey(provider, providerAccountId)
+      const account = accounts.get(key)
+      if (!account) return undefined
+      accounts.delete(key)
+      return copy(account)
+    },
+
+    getAccount(providerAccountId, provider) {
+      return copy(accounts.get(accountKey(provider, providerAccountId)) ?? null)
+    },
+
+    createSession(session) {
+      if (sessions.has(session.sessionToken)) {
+        throw new AdapterError("createSession: session token already exists")
+      }
+      sessions.set(session.sessionToken, copy(session))
+      return copy(session)
+    },
+
+    getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      const user = session && users.get(session.userId)
+      if (!session || !user) return null
+      return { session: copy(session), user: copy(user) }
+    },
+
+    updateSession(patch) {
+      const current = sessions.get(patch.sessionToken)
+      if (!current) return null
+      const updated: AdapterSession = {
+        sessionToken: current.sessionToken,
+        userId: patch.userId ?? current.userId,
+        expires: patch.expires ? new Date(patch.expires) : current.expires,
+      }
+      sessions.set(current.sessionToken, updated)
+      return copy(updated)
+    },
+
+    deleteSession(sessionToken) {
+      const session = sessions.get(sessionToken)
+      if (!session) return null
+      sessions.delete(sessionToken)
+      return copy(session)
+    },
+
+    createVerificationToken(verificationToken) {
+      const key = tokenKey(verificationToken.identifier, verificationToken.token)
+      // Mirrors the (identifier, token) primary key of the SQL schema.
+      if (verificationTokens.has(key)) {
+        throw new AdapterError("createVerificationToken: token already exists")
+      }
+      verificationTokens.set(key, copy(verificationToken))
+      return copy(verificationToken)
+    },
+
+    useVerificationToken({ identifier, token }) {
+      // Read and delete happen in one synchronous step: a link works at most once.
+      const key = tokenKey(identifier, token)
+      const found = verificationTokens.get(key)
+      if (!found) return null
+      verificationTokens.delete(key)
+      return copy(found)
+    },
+
+    createAuthenticator(authenticator) {
+      if (authenticators.has(authenticator.credentialID)) {
+        throw new AdapterError("createAuthenticator: credential already registered")
+      }
+      authenticators.set(authenticator.credentialID, copy(authenticator))
+      return copy(authenticator)
+    },
+
+    getAuthenticator(credentialID) {
+      return copy(authenticators.get(credentialID) ?? null)
+    },
+
+    listAuthenticatorsByUserId(userId) {
+      return [...authenticators.values()].filter((a) => a.userId === userId).map(copy)
+    },
+
+    updateAuthenticatorCounter(credentialID, newCounter) {
+      const current = authenticators.get(credentialID)
+      if (!current) throw new AdapterError("updateAuthenticatorCounter: no such credential")
+      const updated = { ...current, counter: newCounter }
+      authenticators.set(credentialID, updated)
+      return copy(updated)
+    },
+  }
+}
