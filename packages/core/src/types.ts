@@ -94,6 +94,17 @@ export interface CookieOption {
   }
 }
 
+/**
+ * One cookie to send: what `getSession` returns for a framework binding to set, and what
+ * `Auth()` serializes into one `Set-Cookie` header each. A deletion has `value: ""` and
+ * `maxAge: 0`.
+ */
+export interface ResponseCookie {
+  name: string
+  value: string
+  options: CookieOption["options"]
+}
+
 /** The cookies Latchkey writes. */
 export interface CookiesOptions {
   sessionToken: CookieOption
@@ -174,10 +185,29 @@ export interface EventCallbacks {
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
 }
 
+/**
+ * Codes passed to `logger.warn`. Stable: match on them.
+ * - `debug-enabled`: `debug: true` (logs the flow; never in production).
+ * - `csrf-disabled`: `skipCSRFCheck` is set and `GET /csrf` was called.
+ * - `experimental-webauthn`: `experimental.enableWebAuthn` is on.
+ * - `session-unreadable`: a session cookie could not be used (bad or expired token, rotated-out
+ *   secret, deleted row); it was treated as no session and cleared.
+ * - `secret-weak`: a secret shorter than 32 bytes (outside production; in production it is a
+ *   configuration error).
+ * - `env-url-basepath-redundant`: `AUTH_URL` has a path but `basePath` is set; `basePath` wins.
+ */
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "experimental-webauthn"
+  | "session-unreadable"
+  | "secret-weak"
+  | "env-url-basepath-redundant"
+
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
 export interface LoggerInstance {
   error: (error: AuthError | Error) => void
-  warn: (code: string) => void
+  warn: (code: WarningCode) => void
   debug: (message: string, metadata?: unknown) => void
 }
 
@@ -199,8 +229,14 @@ export interface AuthConfig {
   cookies?: PartialCookiesOptions
   /** Trust the request's Host header (or set `AUTH_TRUST_HOST` / `AUTH_URL`). */
   trustHost?: boolean
-  /** Path the auth endpoints live under. Default `/auth`. */
+  /** Path the auth endpoints live under. Default `/auth` (or the path of `url`). */
   basePath?: string
+  /**
+   * The app's public URL (`AUTH_URL`; `setEnvDefaults` copies it here). When set, its origin is
+   * the origin of every redirect and its protocol decides secure cookies, whatever the Host
+   * header says.
+   */
+  url?: string
   redirectProxyUrl?: string
   /** Pass `skipCSRFCheck` only from a framework with its own CSRF protection. */
   skipCSRFCheck?: typeof import("./lib/csrf/skip.js").skipCSRFCheck

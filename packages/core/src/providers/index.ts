@@ -1,18 +1,95 @@
 /**
  * Provider types shared by every provider factory (`@latchkey/core/providers/<id>`).
+ * A provider is plain data (plus the functions a kind needs); the core picks the handler by
+ * `type`, so any `id` works for any kind.
  *
  * @module @latchkey/core/providers
  */
+import type { Awaitable, User } from "../types.js"
+
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
 
 /** What every provider has. */
 export interface CommonProviderOptions {
+  /** Appears in the URLs: `/auth/signin/<id>`, `/auth/callback/<id>`. Unique per config. */
   id: string
+  /** Shown on the built-in sign-in page. */
   name: string
   type: ProviderType
+  /**
+   * Auth.js factories keep the user's options here and merge them over the defaults later;
+   * Latchkey merges them (shallowly) once, when the configuration is resolved.
+   */
+  options?: Record<string, unknown>
 }
 
-/** A provider object, or a factory called with no arguments to get one. */
-export type Provider =
-  | (CommonProviderOptions & Record<string, unknown>)
-  | (() => CommonProviderOptions)
+/** One input of a credentials form: `label` and any `<input>` attribute (`type`, `placeholder`, …). */
+export interface CredentialInput {
+  label?: string
+  type?: string
+  value?: string
+  placeholder?: string
+  [attribute: string]: unknown
+}
+
+/**
+ * Sign-in with whatever the app checks itself (username/password, a one-time code, …).
+ * `authorize` returns the user, or `null` to refuse (`CredentialsSignin`).
+ */
+export interface CredentialsConfig<
+  C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
+> extends CommonProviderOptions {
+  type: "credentials"
+  /** The form fields of the built-in sign-in page. */
+  credentials: C
+  /**
+   * Check the submitted fields. `credentials` holds every posted field except `csrfToken`
+   * (so also `callbackUrl`); `request` is the original request with its body intact.
+   * Return `null` (or throw `CredentialsSignin`) to refuse.
+   */
+  authorize: (
+    credentials: Partial<Record<keyof C, unknown>> & Record<string, unknown>,
+    request: Request,
+  ) => Awaitable<User | null>
+}
+
+/**
+ * OAuth 2 provider. Issue 4 defines its fields; until then it is an open shape so configs
+ * written for Auth.js type-check.
+ */
+export interface OAuthConfig extends CommonProviderOptions {
+  type: "oauth"
+  [key: string]: unknown
+}
+
+/** OpenID Connect provider (issue 4). */
+export interface OIDCConfig extends CommonProviderOptions {
+  type: "oidc"
+  [key: string]: unknown
+}
+
+/** Email (magic link) provider (issue 5). */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  [key: string]: unknown
+}
+
+/** WebAuthn provider (experimental; needs `experimental.enableWebAuthn`). */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: "webauthn"
+  [key: string]: unknown
+}
+
+/** Every kind of provider object. Narrow on `type`. */
+export type ProviderConfig =
+  | CredentialsConfig
+  | OAuthConfig
+  | OIDCConfig
+  | EmailConfig
+  | WebAuthnConfig
+
+/**
+ * A provider object, or a factory (e.g. `GitHub`, passed uncalled): it is called once when the
+ * configuration is resolved (by `setEnvDefaults` with the `AUTH_<ID>_*` values).
+ */
+export type Provider = ProviderConfig | ((...args: never[]) => ProviderConfig)

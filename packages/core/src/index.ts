@@ -1,0 +1,33 @@
+/**
+ * `@latchkey/core`: the framework-neutral auth handler, wire-compatible with Auth.js v5.
+ *
+ * ```ts
+ * import { Auth } from "@latchkey/core"
+ * import Credentials from "@latchkey/core/providers/credentials"
+ *
+ * const response = await Auth(request, { providers: [Credentials({ authorize })], secret, trustHost: true })
+ * ```
+ *
+ * @module @latchkey/core
+ */
+export type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
+export { AuthError, CredentialsSignin } from "./errors.js"
+export type { JWT } from "./jwt.js"
+export { Auth } from "./lib/auth.js"
+export { setEnvDefaults } from "./lib/config/env.js"
+export { skipCSRFCheck } from "./lib/csrf/skip.js"
+export { type AuthAction, isAuthAction } from "./lib/http/actions.js"
+export { getSession } from "./lib/session/get-session.js"
+export type {
+  CommonProviderOptions,
+  CredentialInput,
+  CredentialsConfig,
+  EmailConfig,
+  OAuthConfig,
+  OIDCConfig,
+  Provider,
+  ProviderConfig,
+  ProviderType,
+  WebAuthnConfig,
+} from "./providers/index.js"
+export type * from "./types.js"

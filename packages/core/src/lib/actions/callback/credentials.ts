@@ -1,0 +1,63 @@
+/**
+ * `POST /callback/<credentials provider>`: CSRF, `authorize`, then the common sign-in path.
+ * `null` → `CredentialsSignin` (sign-in page, `code=` from the app's subclass); an `AuthError`
+ * thrown by `authorize` keeps its type; anything else is a `CallbackRouteError` (logged,
+ * `error=Configuration`).
+ */
+import {
+  AuthError,
+  CallbackRouteError,
+  CredentialsSignin,
+  MethodNotAllowed,
+} from "../../../errors.js"
+import type { ProviderConfig } from "../../../providers/index.js"
+import type { Account, User } from "../../../types.js"
+import { resolveCallbackUrl } from "../../callback-url.js"
+import type { RequestContext } from "../../context.js"
+import { requireCsrf } from "../../csrf/require.js"
+import type { Outcome } from "../../http/outcome.js"
+import { completeSignIn } from "./complete-sign-in.js"
+
+export async function credentialsCallback(
+  ctx: RequestContext,
+  provider: ProviderConfig,
+): Promise<Outcome> {
+  if (provider.type !== "credentials") throw new TypeError("not a credentials provider")
+  if (ctx.parsed.method !== "POST") {
+    throw new MethodNotAllowed("Credentials sign-in takes a POST to this URL", {
+      details: { allow: "POST" },
+    })
+  }
+  await requireCsrf(ctx)
+  const callbackUrl = await resolveCallbackUrl(ctx)
+
+  const { csrfToken: _csrfToken, ...credentials } = ctx.parsed.body
+  let user: User | null
+  try {
+    user = await provider.authorize(credentials, rebuildRequest(ctx))
+  } catch (error) {
+    if (error instanceof AuthError) throw error
+    throw new CallbackRouteError("authorize() threw", {
+      cause: error,
+      details: { provider: provider.id },
+    })
+  }
+  if (!user)
+    throw new CredentialsSignin("authorize() returned no user", {
+      details: { provider: provider.id },
+    })
+
+  const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
+  const signedIn: User = { ...user, id }
+  const account: Account = { providerAccountId: id, type: "credentials", provider: provider.id }
+  return completeSignIn(ctx, provider, { user: signedIn, account, credentials, callbackUrl })
+}
+
+/** The original request with its body intact (ours was consumed by parsing). */
+function rebuildRequest(ctx: RequestContext): Request {
+  return new Request(ctx.request.url, {
+    method: "POST",
+    headers: ctx.request.headers,
+    body: ctx.parsed.rawBody ?? "",
+  })
+}

@@ -1,0 +1,11 @@
+/** `/callback/<provider>` per provider kind. OAuth/OIDC, email and WebAuthn register here. */
+import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
+import type { RequestContext } from "../../context.js"
+import type { Outcome } from "../../http/outcome.js"
+import { credentialsCallback } from "./credentials.js"
+
+export type CallbackHandler = (ctx: RequestContext, provider: ProviderConfig) => Promise<Outcome>
+
+export const callbackHandlers: Partial<Record<ProviderType, CallbackHandler>> = {
+  credentials: credentialsCallback,
+}

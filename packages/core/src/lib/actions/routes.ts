@@ -1,0 +1,49 @@
+/** Which handler serves which action and method. Anything not listed is a 405. */
+import { MethodNotAllowed } from "../../errors.js"
+import type { RequestContext } from "../context.js"
+import type { AuthAction } from "../http/actions.js"
+import type { Outcome } from "../http/outcome.js"
+import { callbackAction } from "./callback/index.js"
+import { csrfAction } from "./csrf.js"
+import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./pages.js"
+import { providersAction } from "./providers.js"
+import { getSessionAction, updateSessionAction } from "./session.js"
+import { signInAction } from "./signin/index.js"
+import { signOutAction } from "./signout.js"
+import { webauthnOptionsAction } from "./webauthn-options.js"
+
+export type Handler = (ctx: RequestContext) => Promise<Outcome>
+type Method = "GET" | "POST"
+
+export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
+  providers: { GET: providersAction },
+  session: { GET: getSessionAction, POST: updateSessionAction },
+  csrf: { GET: csrfAction },
+  signin: { GET: signInPageOrRefuse, POST: signInAction },
+  signout: { GET: signOutPage, POST: signOutAction },
+  callback: { GET: callbackAction, POST: callbackAction },
+  "verify-request": { GET: verifyRequestPage },
+  error: { GET: errorPage },
+  "webauthn-options": { GET: webauthnOptionsAction },
+}
+
+/** The handler, or a `MethodNotAllowed` carrying the `Allow` header value. */
+export function route(action: AuthAction, method: string): Handler | MethodNotAllowed {
+  const handlers = routes[action]
+  const handler = method === "GET" || method === "POST" ? handlers[method] : undefined
+  if (handler) return handler
+  const allow = Object.keys(handlers).join(", ")
+  return new MethodNotAllowed(`${action} accepts ${allow}, not ${method.slice(0, 16)}`, {
+    details: { allow },
+  })
+}
+
+/** `GET /signin/<provider>` starts nothing (sign-in is a POST); the page has no provider part. */
+async function signInPageOrRefuse(ctx: RequestContext): Promise<Outcome> {
+  if (ctx.providerId !== undefined) {
+    throw new MethodNotAllowed(`signin/${ctx.providerId.slice(0, 64)} accepts POST, not GET`, {
+      details: { allow: "POST" },
+    })
+  }
+  return signInPage(ctx)
+}

@@ -1,0 +1,24 @@
+/**
+ * `POST /signin` and `POST /signin/<provider>` (CSRF-checked). What happens next depends on the
+ * provider kind: each kind registers its handler in `handlers`.
+ */
+
+import { InvalidProvider } from "../../../errors.js"
+import { resolveCallbackUrl } from "../../callback-url.js"
+import { pageUrl, type RequestContext } from "../../context.js"
+import { requireCsrf } from "../../csrf/require.js"
+import { type Outcome, redirect } from "../../http/outcome.js"
+import { requireProvider } from "../provider.js"
+import { signInHandlers } from "./handlers.js"
+
+export async function signInAction(ctx: RequestContext): Promise<Outcome> {
+  await requireCsrf(ctx)
+  if (ctx.providerId === undefined) return redirect(pageUrl(ctx, "signIn"))
+  const provider = requireProvider(ctx)
+  const handler = signInHandlers[provider.type]
+  if (!handler) {
+    throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available`)
+  }
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  return handler(ctx, provider, { callbackUrl })
+}

@@ -1,0 +1,132 @@
+/**
+ * `Auth(request, config)`: one request, one pass — route, origin, config check, body, action,
+ * response. No path out of here is a 500 with a stack: every failure has a typed body.
+ */
+import { AuthError, CallbackRouteError } from "../errors.js"
+import type { AuthConfig } from "../types.js"
+import { renderBuiltInErrorPage } from "./actions/pages.js"
+import { route } from "./actions/routes.js"
+import { type ResolvedConfig, resolveConfig } from "./config/resolve.js"
+import type { RequestContext } from "./context.js"
+import { pageUrl } from "./context.js"
+import { errorOutcome } from "./http/error-outcome.js"
+import { json, type Outcome, redirect } from "./http/outcome.js"
+import { parseCookieHeader, parseQuery, parseRoute, readBody } from "./http/parse-request.js"
+import { errorBody } from "./http/public-error.js"
+import { toResponse } from "./http/respond.js"
+import { resolveOrigin } from "./origin.js"
+
+const PAGE_ACTIONS = new Set(["signin", "signout", "error", "verify-request"])
+
+export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+  let resolved: ResolvedConfig | undefined
+  try {
+    resolved = resolveConfig(config)
+    return await handle(request, resolved)
+  } catch (thrown) {
+    // Last line: a bug must still produce a typed, stack-free answer.
+    resolved?.logger.error(
+      thrown instanceof AuthError
+        ? thrown
+        : new CallbackRouteError("Unhandled error", { cause: thrown }),
+    )
+    return bare(500, errorBody(thrown))
+  }
+}
+
+function bare(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers },
+  })
+}
+
+async function handle(request: Request, config: ResolvedConfig): Promise<Response> {
+  const { logger } = config
+  const url = new URL(request.url)
+  const method = request.method.toUpperCase()
+
+  const target = parseRoute(url.pathname, config.basePath)
+  if ("error" in target) {
+    logger.error(target.error)
+    return bare(400, errorBody(target.error))
+  }
+  const handler = route(target.action, method)
+  if (handler instanceof AuthError) {
+    logger.error(handler)
+    return bare(405, errorBody(handler), { Allow: String(handler.details?.allow ?? "") })
+  }
+  const origin = resolveOrigin(request, config)
+  if ("error" in origin) {
+    logger.error(origin.error)
+    return bare(500, errorBody(origin.error))
+  }
+  logger.debug("request", { action: target.action, method, provider: target.providerId })
+
+  const secureCookies = config.useSecureCookies ?? origin.protocol === "https:"
+  const ctx: RequestContext = {
+    config,
+    logger,
+    request,
+    parsed: {
+      action: target.action,
+      providerId: target.providerId,
+      method,
+      url,
+      query: parseQuery(url),
+      cookies: parseCookieHeader(request.headers.get("cookie")),
+      body: Object.create(null),
+      rawBody: undefined,
+      contentType: "none",
+    },
+    action: target.action,
+    providerId: target.providerId,
+    origin: origin.origin,
+    secureCookies,
+    cookies: secureCookies ? config.cookies.secure : config.cookies.insecure,
+    returnRedirect: request.headers.has("x-auth-return-redirect"),
+    outCookies: [],
+  }
+  const respond = (outcome: Outcome) =>
+    toResponse(outcome, {
+      method,
+      origin: ctx.origin,
+      returnRedirect: ctx.returnRedirect,
+      cookies: ctx.outCookies,
+    })
+
+  if (config.configError) return respond(configErrorOutcome(ctx))
+
+  let full = ctx
+  if (method === "POST") {
+    try {
+      const body = await readBody(request)
+      full = { ...ctx, parsed: { ...ctx.parsed, ...body } }
+    } catch (error) {
+      return respond(errorOutcome(ctx, error))
+    }
+  }
+  let outcome: Outcome
+  try {
+    outcome = await handler(full)
+  } catch (error) {
+    outcome = errorOutcome(full, error)
+  }
+  return respond(outcome)
+}
+
+/**
+ * The configuration is unusable (already logged with every problem, once). Page requests get
+ * the custom error page or the built-in one (500); everything else a 500 JSON body.
+ */
+function configErrorOutcome(ctx: RequestContext): Outcome {
+  if (ctx.parsed.method === "GET" && PAGE_ACTIONS.has(ctx.action)) {
+    const custom = ctx.config.pages.error
+    const loop =
+      custom !== undefined && new URL(custom, ctx.origin).pathname === ctx.parsed.url.pathname
+    if (custom && !loop) return redirect(pageUrl(ctx, "error", { error: "Configuration" }))
+    const page = renderBuiltInErrorPage(ctx, "Configuration")
+    return { kind: "html", status: 500, html: page.html }
+  }
+  return json(errorBody(ctx.config.configError), 500)
+}

@@ -1,0 +1,240 @@
+/**
+ * The configuration check, run once per config at first use. It collects every problem
+ * instead of stopping at the first, so one start-up shows the whole list.
+ */
+import type { Adapter } from "../../adapters.js"
+import {
+  type AuthError,
+  ExperimentalFeatureNotEnabled,
+  InvalidEndpoints,
+  InvalidParameter,
+  InvalidProvider,
+  MissingAdapter,
+  MissingAdapterMethods,
+  MissingAuthorize,
+  MissingSecret,
+} from "../../errors.js"
+import type { ProviderConfig } from "../../providers/index.js"
+import type { AuthConfig, WarningCode } from "../../types.js"
+import type { EnvObject } from "./env.js"
+
+/** 256 bits: the floor for secrets that key the session encryption (ASVS 11.2.3). */
+export const MIN_SECRET_BYTES = 32
+
+export interface AssertInput {
+  providers: readonly ProviderConfig[]
+  secret: readonly string[]
+  session: { strategy: string; maxAge: number; updateAge: number }
+  env: EnvObject
+}
+
+const SESSION_METHODS = [
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+] as const
+const OAUTH_METHODS = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "linkAccount",
+] as const
+const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
+
+const encoder = new TextEncoder()
+
+export function assertConfig(
+  config: AuthConfig,
+  input: AssertInput,
+): { problems: AuthError[]; warnings: WarningCode[] } {
+  const problems: AuthError[] = []
+  const warnings: WarningCode[] = []
+  const production = input.env.NODE_ENV === "production"
+
+  if (config.debug) warnings.push("debug-enabled")
+
+  if (!Array.isArray(config.providers)) {
+    problems.push(new InvalidParameter("providers", "must be an array of providers"))
+  }
+
+  if (input.secret.length === 0) {
+    problems.push(
+      new MissingSecret(
+        "No secret is configured. Set AUTH_SECRET (e.g. `openssl rand -base64 33`) or `secret`.",
+      ),
+    )
+  } else if (input.secret.some((s) => encoder.encode(s).byteLength < MIN_SECRET_BYTES)) {
+    if (production) {
+      problems.push(
+        new InvalidParameter(
+          "secret",
+          `must be at least ${MIN_SECRET_BYTES} bytes in production (every rotation secret too); generate one with \`openssl rand -base64 33\``,
+        ),
+      )
+    } else {
+      warnings.push("secret-weak")
+    }
+  }
+
+  checkBasePath(config.basePath, problems)
+  checkSessionNumbers(input.session, problems)
+  checkPages(config, problems)
+  checkProviders(config, input, problems, warnings)
+  checkAdapter(config.adapter, input, problems)
+  return { problems, warnings }
+}
+
+function checkBasePath(basePath: string | undefined, problems: AuthError[]): void {
+  if (basePath === undefined) return
+  if (typeof basePath !== "string" || !/^\/?[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/.test(basePath)) {
+    problems.push(new InvalidParameter("basePath", "must be a URL path such as /auth"))
+  }
+}
+
+function checkSessionNumbers(session: AssertInput["session"], problems: AuthError[]): void {
+  const ok = (n: unknown) => typeof n === "number" && Number.isFinite(n) && n >= 0
+  if (!ok(session.maxAge) || session.maxAge === 0) {
+    problems.push(new InvalidParameter("session.maxAge", "must be a positive number of seconds"))
+  }
+  if (!ok(session.updateAge)) {
+    problems.push(new InvalidParameter("session.updateAge", "must be 0 or more seconds"))
+  }
+  if (session.strategy !== "jwt" && session.strategy !== "database") {
+    problems.push(new InvalidParameter("session.strategy", 'must be "jwt" or "database"'))
+  }
+}
+
+function checkPages(config: AuthConfig, problems: AuthError[]): void {
+  for (const [key, value] of Object.entries(config.pages ?? {})) {
+    if (value === undefined) continue
+    const isPath = typeof value === "string" && value.startsWith("/") && !value.startsWith("//")
+    const isUrl = typeof value === "string" && /^https?:\/\//i.test(value) && URL.canParse(value)
+    if (!isPath && !isUrl) {
+      problems.push(
+        new InvalidParameter(`pages.${key}`, "must be a path (/login) or an absolute http(s) URL"),
+      )
+    }
+  }
+}
+
+function checkProviders(
+  config: AuthConfig,
+  input: AssertInput,
+  problems: AuthError[],
+  warnings: WarningCode[],
+): void {
+  const seen = new Set<string>()
+  for (const provider of input.providers) {
+    if (typeof provider.id !== "string" || provider.id === "" || /[/?#\s]/.test(provider.id)) {
+      problems.push(
+        new InvalidProvider(
+          `A provider has an invalid id (${JSON.stringify(provider.id)}): use a URL-safe name`,
+        ),
+      )
+      continue
+    }
+    if (seen.has(provider.id)) {
+      problems.push(
+        new InvalidProvider(
+          `Two providers have the id "${provider.id}": give one of them another \`id\``,
+        ),
+      )
+    }
+    seen.add(provider.id)
+
+    switch (provider.type) {
+      case "credentials":
+        if (typeof provider.authorize !== "function") {
+          problems.push(
+            new MissingAuthorize(`The credentials provider "${provider.id}" has no authorize()`),
+          )
+        }
+        break
+      case "oauth":
+      case "oidc": {
+        const p = provider as Record<string, unknown>
+        const hasIssuer = typeof p.issuer === "string" || typeof p.wellKnown === "string"
+        if (!hasIssuer) {
+          for (const endpoint of ["authorization", "token", "userinfo"] as const) {
+            if (!hasUrl(p[endpoint])) {
+              problems.push(
+                new InvalidEndpoints(
+                  `Provider "${provider.id}" has no issuer to discover and no ${endpoint} URL`,
+                ),
+              )
+              break
+            }
+          }
+        }
+        break
+      }
+      case "webauthn":
+        if (config.experimental?.enableWebAuthn !== true) {
+          problems.push(
+            new ExperimentalFeatureNotEnabled(
+              `Provider "${provider.id}" is WebAuthn, which needs experimental.enableWebAuthn: true`,
+            ),
+          )
+        }
+        break
+      case "email":
+        break
+      default:
+        problems.push(
+          new InvalidProvider(
+            `Provider "${(provider as { id: string }).id}" has an unknown type ${JSON.stringify((provider as { type: unknown }).type)}`,
+          ),
+        )
+    }
+  }
+  if (config.experimental?.enableWebAuthn === true) warnings.push("experimental-webauthn")
+}
+
+function hasUrl(value: unknown): boolean {
+  if (typeof value === "string") return true
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { url?: unknown }).url === "string"
+  )
+}
+
+function checkAdapter(
+  adapter: Adapter | undefined,
+  input: AssertInput,
+  problems: AuthError[],
+): void {
+  const kinds = new Set(input.providers.map((p) => p.type))
+  const needs = new Set<string>()
+  if (input.session.strategy === "database") {
+    if (!adapter) {
+      problems.push(
+        new MissingAdapter(
+          'session.strategy "database" needs an adapter: pass `adapter`, or use strategy "jwt"',
+        ),
+      )
+    }
+    for (const m of SESSION_METHODS) needs.add(m)
+  }
+  if (kinds.has("email")) {
+    if (!adapter) {
+      problems.push(
+        new MissingAdapter("Email sign-in stores verification tokens and needs an adapter"),
+      )
+    }
+    for (const m of EMAIL_METHODS) needs.add(m)
+  }
+  if (adapter && (kinds.has("oauth") || kinds.has("oidc"))) {
+    for (const m of OAUTH_METHODS) needs.add(m)
+  }
+  if (!adapter) return
+  const missing = [...needs].filter(
+    (m) => typeof (adapter as Record<string, unknown>)[m] !== "function",
+  )
+  if (missing.length > 0) {
+    problems.push(new MissingAdapterMethods(`The adapter lacks: ${missing.sort().join(", ")}`))
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The user's config, resolved once into a frozen internal object: defaults applied, providers
+ * normalised, cookies built for both schemes, adapter wrapped, problems collected. Cached per
+ * config object, so a request pays for none of this; the user's object is never modified.
+ */
+import type { Adapter } from "../../adapters.js"
+import { AdapterError, type AuthError, InvalidConfiguration } from "../../errors.js"
+import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../../jwt.js"
+import type { ProviderConfig } from "../../providers/index.js"
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  CookiesOptions,
+  EventCallbacks,
+  PagesOptions,
+  SessionStrategy,
+  Theme,
+} from "../../types.js"
+import { buildCookies } from "../cookies/defaults.js"
+import { generateSessionToken } from "../crypto/random.js"
+import { skipCSRFCheck } from "../csrf/skip.js"
+import { createLogger, type Logger } from "../logger.js"
+import { defaultRedirect } from "../redirect.js"
+import { assertConfig } from "./assert.js"
+import { readProcessEnv } from "./env.js"
+
+export const DEFAULT_BASE_PATH = "/auth"
+export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
+
+export interface ResolvedSessionOptions {
+  readonly strategy: SessionStrategy
+  readonly maxAge: number
+  readonly updateAge: number
+  readonly generateSessionToken: () => string
+}
+
+export interface ResolvedConfig {
+  readonly basePath: string
+  /** Every secret, the encrypting one first. Empty only when `configError` says so. */
+  readonly secret: readonly string[]
+  readonly providers: readonly ProviderConfig[]
+  readonly providerById: ReadonlyMap<string, ProviderConfig>
+  readonly session: ResolvedSessionOptions
+  readonly jwt: Readonly<JWTOptions>
+  readonly callbacks: Readonly<Required<CallbacksOptions>>
+  readonly events: Readonly<EventCallbacks>
+  /** Wrapped: each call logs `adapter_<method>` at debug and failures become `AdapterError`. */
+  readonly adapter: Adapter | undefined
+  readonly logger: Logger
+  readonly pages: Readonly<PagesOptions>
+  readonly theme: Readonly<Theme>
+  readonly cookies: { readonly secure: CookiesOptions; readonly insecure: CookiesOptions }
+  /** `undefined`: decided per request from the origin's protocol. */
+  readonly useSecureCookies: boolean | undefined
+  readonly trustHost: boolean
+  /** Parsed `config.url` (AUTH_URL). */
+  readonly url: URL | undefined
+  readonly skipCSRFCheck: boolean
+  readonly redirectProxyUrl: string | undefined
+  readonly experimental: Readonly<{ enableWebAuthn: boolean }>
+  /** Every configuration problem at once, or `undefined` when the config is usable. */
+  readonly configError: InvalidConfiguration | undefined
+}
+
+const cache = new WeakMap<AuthConfig, ResolvedConfig>()
+
+/** The resolved form of `config`, computed on first use and cached by object identity. */
+export function resolveConfig(config: AuthConfig): ResolvedConfig {
+  const hit = cache.get(config)
+  if (hit) return hit
+  const resolved = buildResolvedConfig(config)
+  cache.set(config, resolved)
+  return resolved
+}
+
+function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
+  const logger = createLogger(config)
+  const { providers, problems: providerProblems } = normaliseProviders(config.providers)
+  const secret = secretList(config.secret)
+  const adapter = config.adapter ? wrapAdapter(config.adapter, logger) : undefined
+  const sessionMaxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE
+  const session: ResolvedSessionOptions = Object.freeze({
+    strategy: config.session?.strategy ?? (config.adapter ? "database" : "jwt"),
+    maxAge: sessionMaxAge,
+    updateAge: config.session?.updateAge ?? DEFAULT_UPDATE_AGE,
+    generateSessionToken: config.session?.generateSessionToken ?? generateSessionToken,
+  })
+  const jwt: JWTOptions = Object.freeze({
+    secret: [...secret],
+    maxAge: config.jwt?.maxAge ?? sessionMaxAge,
+    encode: config.jwt?.encode ?? encode,
+    decode: config.jwt?.decode ?? decode,
+  })
+  const url = config.url !== undefined && URL.canParse(config.url) ? new URL(config.url) : undefined
+
+  const { problems, warnings } = assertConfig(config, {
+    providers,
+    secret,
+    session,
+    env: readProcessEnv(),
+  })
+  const allProblems: AuthError[] = [...providerProblems, ...problems]
+  const configError = allProblems.length > 0 ? new InvalidConfiguration(allProblems) : undefined
+  if (configError) logger.error(configError)
+  for (const code of warnings) logger.warn(code)
+
+  return Object.freeze({
+    basePath: normaliseBasePath(config.basePath),
+    secret: Object.freeze(secret),
+    providers: Object.freeze(providers),
+    providerById: new Map(providers.map((p) => [p.id, p])),
+    session,
+    jwt,
+    callbacks: Object.freeze({
+      signIn: config.callbacks?.signIn ?? (() => true),
+      redirect: config.callbacks?.redirect ?? defaultRedirect,
+      session: config.callbacks?.session ?? defaultSessionCallback,
+      jwt: config.callbacks?.jwt ?? (({ token }) => token),
+    }),
+    events: Object.freeze({ ...config.events }),
+    adapter,
+    logger,
+    pages: Object.freeze({ ...config.pages }),
+    theme: Object.freeze({ colorScheme: "auto", ...config.theme }),
+    cookies: Object.freeze({
+      secure: buildCookies(true, config.cookies),
+      insecure: buildCookies(false, config.cookies),
+    }),
+    useSecureCookies: config.useSecureCookies,
+    trustHost: config.trustHost === true,
+    url,
+    skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+    redirectProxyUrl: config.redirectProxyUrl,
+    experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
+    configError,
+  })
+}
+
+/** The default `session` callback: name, email, image and expiry — no ids, no tokens. */
+const defaultSessionCallback: Required<CallbacksOptions>["session"] = ({ session }) => ({
+  user: {
+    name: session.user?.name,
+    email: session.user?.email,
+    image: session.user?.image,
+  },
+  // Database sessions hand over the adapter row, whose `expires` is a Date.
+  expires: toIso(session.expires as unknown),
+})
+
+function toIso(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : (value as string)
+}
+
+function secretList(secret: AuthConfig["secret"]): string[] {
+  const list = Array.isArray(secret) ? secret : [secret]
+  return list.filter((s): s is string => typeof s === "string" && s.length > 0)
+}
+
+/** `/auth` style: leading slash, no trailing slash; `/` stays `/`. */
+export function normaliseBasePath(basePath: string | undefined): string {
+  if (basePath === undefined) return DEFAULT_BASE_PATH
+  const trimmed = `/${basePath.replace(/^\/+|\/+$/g, "")}`
+  return trimmed
+}
+
+function normaliseProviders(input: AuthConfig["providers"]): {
+  providers: ProviderConfig[]
+  problems: AuthError[]
+} {
+  if (!Array.isArray(input)) return { providers: [], problems: [] }
+  const providers: ProviderConfig[] = []
+  for (const entry of input) {
+    const made = typeof entry === "function" ? (entry as () => ProviderConfig)() : entry
+    if (!made || typeof made !== "object") continue
+    // Auth.js factories park the user's options under `options`; they win over the defaults.
+    const merged =
+      made.options && typeof made.options === "object"
+        ? ({ ...made, ...made.options } as ProviderConfig)
+        : { ...made }
+    providers.push(Object.freeze(merged))
+  }
+  return { providers, problems: [] }
+}
+
+const ADAPTER_METHODS = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "getAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "createVerificationToken",
+  "useVerificationToken",
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+] as const satisfies readonly (keyof Adapter)[]
+
+/**
+ * Adapter calls log their name (never their arguments: they carry tokens) and turn failures
+ * into `AdapterError` so they are told apart from bugs in the flow.
+ */
+function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
+  const wrapped: Record<string, unknown> = {}
+  // `in`-style lookup, not Object.entries: class-based adapters keep methods on the prototype.
+  for (const name of ADAPTER_METHODS) {
+    const method = (adapter as Record<string, unknown>)[name]
+    if (typeof method !== "function") continue
+    wrapped[name] = async (...args: unknown[]) => {
+      logger.debug(`adapter_${name}`)
+      try {
+        return await method.apply(adapter, args)
+      } catch (cause) {
+        throw new AdapterError(`The adapter's ${name}() failed`, {
+          cause,
+          details: { method: name },
+        })
+      }
+    }
+  }
+  return Object.freeze(wrapped) as Adapter
+}

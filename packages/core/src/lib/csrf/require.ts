@@ -1,0 +1,21 @@
+/** Gate for state-changing POSTs: throws `MissingCSRF` (403) unless `checkCsrf` passes. */
+import { MissingCSRF } from "../../errors.js"
+import type { RequestContext } from "../context.js"
+import { checkCsrf } from "./check.js"
+
+const REASONS = {
+  "cross-site": "The request came from another site (Sec-Fetch-Site: cross-site)",
+  "missing-token": "The request came from another origin and carried no csrfToken",
+  "invalid-token": "The csrfToken did not match a valid CSRF cookie",
+} as const
+
+export async function requireCsrf(ctx: RequestContext): Promise<void> {
+  const verdict = await checkCsrf(ctx)
+  if (verdict.ok) {
+    ctx.logger.debug("CSRF check passed", { via: verdict.via })
+    return
+  }
+  throw new MissingCSRF(`${REASONS[verdict.reason]} (${ctx.action})`, {
+    details: { reason: verdict.reason, action: ctx.action },
+  })
+}

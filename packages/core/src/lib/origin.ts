@@ -1,0 +1,55 @@
+/**
+ * The app's origin for this request, decided in one place:
+ *
+ * 1. `url` (AUTH_URL) when configured: the Host header is then irrelevant;
+ * 2. with `trustHost`, `X-Forwarded-Host` / `X-Forwarded-Proto` (first value each) when they
+ *    parse, else the request URL (which the server built from Host);
+ * 3. otherwise nothing: the Host header could be anyone's → `UntrustedHost`.
+ */
+import { UntrustedHost } from "../errors.js"
+
+export interface OriginInput {
+  url: URL | undefined
+  trustHost: boolean
+}
+
+export type OriginResult =
+  | { origin: string; protocol: "http:" | "https:" }
+  | { error: UntrustedHost }
+
+export function resolveOrigin(request: Request, config: OriginInput): OriginResult {
+  if (config.url) return fromUrl(config.url)
+  if (!config.trustHost) {
+    return {
+      error: new UntrustedHost(
+        "The request's host is not trusted. Set AUTH_URL to the app's public URL, or set " +
+          "trustHost: true (AUTH_TRUST_HOST=true) when a proxy you control sets Host / X-Forwarded-Host.",
+      ),
+    }
+  }
+  const requestUrl = new URL(request.url)
+  const forwardedHost = firstValue(request.headers.get("x-forwarded-host"))
+  const forwardedProto = firstValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
+  const protocol =
+    forwardedProto === "http" || forwardedProto === "https"
+      ? `${forwardedProto}:`
+      : requestUrl.protocol
+  const host = forwardedHost && isHost(forwardedHost) ? forwardedHost : requestUrl.host
+  const candidate = `${protocol}//${host}`
+  return URL.canParse(candidate) ? fromUrl(new URL(candidate)) : fromUrl(requestUrl)
+}
+
+function fromUrl(url: URL): { origin: string; protocol: "http:" | "https:" } {
+  return { origin: url.origin, protocol: url.protocol === "https:" ? "https:" : "http:" }
+}
+
+function firstValue(header: string | null): string | undefined {
+  const value = header?.split(",")[0]?.trim()
+  return value || undefined
+}
+
+/** A bare `host[:port]`: no userinfo, path, query or whitespace to smuggle into the origin. */
+function isHost(value: string): boolean {
+  if (!/^[A-Za-z0-9.\-[\]:]+$/.test(value)) return false
+  return URL.canParse(`http://${value}`)
+}

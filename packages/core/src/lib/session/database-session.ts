@@ -1,0 +1,62 @@
+/**
+ * Reading a database session: one `getSessionAndUser`; an expired row is deleted; the expiry
+ * slides (`updateSession` + a refreshed cookie) at most once per `updateAge`, so a read inside
+ * it writes nothing and sets no cookie. A missing row is an unreadable session: cookie cleared.
+ */
+import type { AdapterSession, AdapterUser } from "../../adapters.js"
+import { SessionTokenError } from "../../errors.js"
+import type { CallbacksOptions, Session } from "../../types.js"
+import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
+import { emitEvent } from "../events.js"
+import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
+
+type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
+
+export async function readDatabaseSession(
+  sctx: SessionContext,
+  update: SessionUpdate | undefined,
+): Promise<SessionResult> {
+  const { config, logger, requestCookies } = sctx
+  const { name, options } = sctx.cookies.sessionToken
+  const sessionToken = requestCookies[name]
+  const present = presentSessionCookieNames(requestCookies, name)
+  if (!sessionToken) {
+    // Only chunk-named cookies: not ours for a database session (e.g. a JWT cookie left over
+    // from a strategy switch). Clear them.
+    logger.warn("session-unreadable")
+    return { session: null, cookies: clearSessionCookies(options, present) }
+  }
+  const adapter = config.adapter!
+  try {
+    const found = await adapter.getSessionAndUser!(sessionToken)
+    const nowMs = Date.now()
+    if (!found || found.session.expires.valueOf() <= nowMs) {
+      if (found) await adapter.deleteSession!(sessionToken)
+      logger.warn("session-unreadable")
+      return { session: null, cookies: clearSessionCookies(options, present) }
+    }
+    const { maxAge, updateAge } = config.session
+    let row: AdapterSession = found.session
+    const cookies: SessionResult["cookies"] = []
+    const dueAt = row.expires.valueOf() - maxAge * 1000 + updateAge * 1000
+    if (updateAge === 0 || dueAt <= nowMs) {
+      const expires = new Date(Math.floor(nowMs / 1000) * 1000 + maxAge * 1000)
+      await adapter.updateSession!({ sessionToken, expires })
+      row = { ...row, expires }
+      cookies.push({ name, value: sessionToken, options: { ...options, expires } })
+    }
+    const user: AdapterUser = found.user
+    const session = await config.callbacks.session({
+      session: { ...row, user },
+      user,
+      newSession: update?.data,
+      ...(update ? { trigger: "update" } : {}),
+    } as unknown as SessionParams)
+    await emitEvent(config.events, logger, "session", { session: session as Session })
+    return { session: session as Session, cookies }
+  } catch (cause) {
+    // The database may be down: keep the cookie so the user is signed in again once it is back.
+    logger.error(new SessionTokenError("The database session could not be read", { cause }))
+    return { session: null, cookies: [] }
+  }
+}

@@ -1,0 +1,53 @@
+/** Writing a new session at sign-in, for either strategy. Always a new token (no fixation). */
+import type { JWT } from "../../jwt.js"
+import type { ResponseCookie } from "../../types.js"
+import { presentSessionCookieNames, writeSessionCookies } from "../cookies/session-store.js"
+import { nowSeconds } from "../time.js"
+import type { SessionContext } from "./context.js"
+
+/** Encrypt `token` into the session cookie(s), replacing whatever the request carried. */
+export async function issueJwtSession(sctx: SessionContext, token: JWT): Promise<ResponseCookie[]> {
+  const { config } = sctx
+  const { name, options } = sctx.cookies.sessionToken
+  const value = await config.jwt.encode({
+    token,
+    secret: config.jwt.secret,
+    maxAge: config.jwt.maxAge,
+    salt: name,
+  })
+  const expires = new Date((nowSeconds() + config.session.maxAge) * 1000)
+  const present = presentSessionCookieNames(sctx.requestCookies, name)
+  return writeSessionCookies(name, value, { ...options, expires }, present)
+}
+
+/**
+ * A new database session row for `userId` with a fresh token. The request's previous session
+ * row, if any, is deleted: the old cookie value stops working (session fixation, ASVS 7.2.4).
+ */
+export async function issueDatabaseSession(
+  sctx: SessionContext,
+  userId: string,
+): Promise<{ cookies: ResponseCookie[]; sessionToken: string; expires: Date }> {
+  const { config } = sctx
+  const adapter = config.adapter!
+  const { name, options } = sctx.cookies.sessionToken
+  const previous = sctx.requestCookies[name]
+  const sessionToken = config.session.generateSessionToken()
+  const expires = new Date((nowSeconds() + config.session.maxAge) * 1000)
+  const created = await adapter.createSession!({ sessionToken, userId, expires })
+  if (previous && previous !== sessionToken) {
+    try {
+      await adapter.deleteSession!(previous)
+    } catch {
+      // Already gone (or never existed): nothing left to revoke.
+    }
+  }
+  const present = presentSessionCookieNames(sctx.requestCookies, name)
+  const cookies = writeSessionCookies(
+    name,
+    created.sessionToken,
+    { ...options, expires: created.expires },
+    present,
+  )
+  return { cookies, sessionToken: created.sessionToken, expires: created.expires }
+}

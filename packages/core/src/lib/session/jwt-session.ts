@@ -1,0 +1,110 @@
+/**
+ * Reading a JWT session: decrypt, `jwt` callback, `session` callback. The cookie is
+ * re-encrypted only when it is due (older than `updateAge`, or `updateAge` is 0), on an update,
+ * or when the `jwt` callback changed the token (e.g. a rotated access token must be kept) —
+ * an ordinary read inside `updateAge` costs one decryption and sets no cookie.
+ */
+
+import { JWTSessionError } from "../../errors.js"
+import type { JWT } from "../../jwt.js"
+import type { CallbacksOptions, Session } from "../../types.js"
+import {
+  clearSessionCookies,
+  presentSessionCookieNames,
+  readSessionCandidates,
+  writeSessionCookies,
+} from "../cookies/session-store.js"
+import { emitEvent } from "../events.js"
+import { nowSeconds } from "../time.js"
+import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
+
+type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
+type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
+
+/** Decrypt the session cookie (whole, then chunks); `null` when none of them is a valid token. */
+export async function decodeSessionCookie(sctx: SessionContext): Promise<JWT | null> {
+  const { name } = sctx.cookies.sessionToken
+  const { jwt } = sctx.config
+  for (const candidate of readSessionCandidates(sctx.requestCookies, name)) {
+    try {
+      const token = await jwt.decode({ token: candidate, secret: jwt.secret, salt: name })
+      if (token) return token
+    } catch {
+      // A custom decode may throw on a bad token; it is still just an unreadable session.
+    }
+  }
+  return null
+}
+
+export async function readJwtSession(
+  sctx: SessionContext,
+  update: SessionUpdate | undefined,
+): Promise<SessionResult> {
+  const { config, logger, requestCookies } = sctx
+  const { name, options } = sctx.cookies.sessionToken
+  const present = presentSessionCookieNames(requestCookies, name)
+  const clear = () => clearSessionCookies(options, present)
+
+  const token = await decodeSessionCookie(sctx)
+  if (!token) {
+    logger.warn("session-unreadable")
+    return { session: null, cookies: clear() }
+  }
+  try {
+    const before = JSON.stringify(token)
+    const issuedAt = token.iat
+    const next = await config.callbacks.jwt({
+      token,
+      session: update?.data,
+      ...(update ? { trigger: "update" } : {}),
+    } as JwtParams)
+    if (next === null || next === undefined) {
+      logger.debug("jwt callback returned null: session ended")
+      return { session: null, cookies: clear() }
+    }
+
+    const now = nowSeconds()
+    const { updateAge, maxAge } = config.session
+    const due =
+      update !== undefined ||
+      updateAge === 0 ||
+      typeof issuedAt !== "number" ||
+      now - issuedAt >= updateAge ||
+      JSON.stringify(next) !== before
+
+    let expiresAt: number
+    let cookies: SessionResult["cookies"] = []
+    if (due) {
+      expiresAt = now + maxAge
+      const value = await config.jwt.encode({
+        token: next,
+        secret: config.jwt.secret,
+        maxAge: config.jwt.maxAge,
+        salt: name,
+      })
+      cookies = writeSessionCookies(
+        name,
+        value,
+        { ...options, expires: new Date(expiresAt * 1000) },
+        present,
+      )
+      logger.debug("session token re-issued", { chunks: cookies.filter((c) => c.value).length })
+    } else {
+      expiresAt = typeof token.exp === "number" ? token.exp : now + maxAge
+    }
+
+    const session = await config.callbacks.session({
+      session: {
+        user: { name: next.name, email: next.email, image: next.picture },
+        expires: new Date(expiresAt * 1000).toISOString(),
+      },
+      token: next,
+      ...(update ? { trigger: "update", newSession: update.data } : {}),
+    } as SessionParams)
+    await emitEvent(config.events, logger, "session", { session: session as Session, token: next })
+    return { session: session as Session, cookies }
+  } catch (cause) {
+    logger.error(new JWTSessionError("The jwt or session callback failed", { cause }))
+    return { session: null, cookies: clear() }
+  }
+}

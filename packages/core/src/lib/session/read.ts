@@ -1,0 +1,19 @@
+/** One entry point for reading the session, used by `getSession` and `GET/POST /session`. */
+
+import { readSessionCandidates } from "../cookies/session-store.js"
+import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
+import { readDatabaseSession } from "./database-session.js"
+import { readJwtSession } from "./jwt-session.js"
+
+export async function readSession(
+  sctx: SessionContext,
+  update?: SessionUpdate,
+): Promise<SessionResult> {
+  // No session cookie at all: answer before any crypto or database work.
+  if (readSessionCandidates(sctx.requestCookies, sctx.cookies.sessionToken.name).length === 0) {
+    return { session: null, cookies: [] }
+  }
+  return sctx.config.session.strategy === "jwt"
+    ? readJwtSession(sctx, update)
+    : readDatabaseSession(sctx, update)
+}

@@ -1,0 +1,202 @@
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { InvalidConfiguration } from "../../src/errors.js"
+import { Auth, getSession, setEnvDefaults } from "../../src/index.js"
+import { resolveConfig } from "../../src/lib/config/resolve.js"
+import Credentials from "../../src/providers/credentials.js"
+import type { AuthConfig } from "../../src/types.js"
+import { credentialsProvider, makeConfig, recordingLogger, req, SECRET } from "./helpers.js"
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === "object" && !Object.isFrozen(o)) {
+    Object.freeze(o)
+    for (const v of Object.values(o)) deepFreeze(v)
+  }
+  return o
+}
+
+afterEach(() => vi.unstubAllEnvs())
+
+describe("setEnvDefaults", () => {
+  it("returns a new config and never mutates the caller's", () => {
+    const config = deepFreeze({ providers: [credentialsProvider()] }) as AuthConfig
+    const next = setEnvDefaults({ AUTH_SECRET: "s", AUTH_TRUST_HOST: "true" }, config)
+    expect(next).not.toBe(config)
+    expect(config).toEqual({ providers: [expect.anything()] })
+  })
+
+  it("orders rotation secrets as Auth.js does: [S3, S2, S1, S]", () => {
+    const env = { AUTH_SECRET: "s0", AUTH_SECRET_1: "s1", AUTH_SECRET_2: "s2", AUTH_SECRET_3: "s3" }
+    expect(setEnvDefaults(env, { providers: [] }).secret).toEqual(["s3", "s2", "s1", "s0"])
+    expect(
+      setEnvDefaults({ AUTH_SECRET: "s0", AUTH_SECRET_2: "s2" }, { providers: [] }).secret,
+    ).toEqual(["s2", "s0"])
+    expect(setEnvDefaults(env, { providers: [], secret: "mine" }).secret).toBe("mine")
+  })
+
+  it.each([
+    ["true", true],
+    ["1", true],
+    ["TRUE", true],
+    ["false", false],
+    ["0", false],
+    ["", false],
+    ["no", false],
+    ["maybe", undefined],
+  ])("parses AUTH_TRUST_HOST=%j strictly → %s", (value, expected) => {
+    expect(setEnvDefaults({ AUTH_TRUST_HOST: value }, { providers: [] }).trustHost).toBe(expected)
+  })
+
+  it("keeps an explicit trustHost", () => {
+    expect(
+      setEnvDefaults({ AUTH_TRUST_HOST: "true" }, { providers: [], trustHost: false }).trustHost,
+    ).toBe(false)
+  })
+
+  it("takes url and basePath from AUTH_URL", () => {
+    const a = setEnvDefaults({ AUTH_URL: "https://app.example.com/api/auth" }, { providers: [] })
+    expect(a).toMatchObject({ url: "https://app.example.com/api/auth", basePath: "/api/auth" })
+    const b = setEnvDefaults({ AUTH_URL: "https://app.example.com" }, { providers: [] })
+    expect(b.basePath).toBeUndefined()
+    const c = setEnvDefaults(
+      { AUTH_URL: "https://app.example.com/x" },
+      { providers: [], basePath: "/auth" },
+    )
+    expect(c.basePath).toBe("/auth")
+    expect(
+      setEnvDefaults({ AUTH_REDIRECT_PROXY_URL: "https://p.example.com/auth" }, { providers: [] })
+        .redirectProxyUrl,
+    ).toBe("https://p.example.com/auth")
+  })
+
+  it("fills provider credentials from AUTH_<ID>_* without mutating providers", () => {
+    const github = deepFreeze({ id: "git-hub", name: "GitHub", type: "oauth" as const })
+    const factory = (o: Record<string, unknown> = {}) => ({
+      id: "google",
+      name: "Google",
+      type: "oidc" as const,
+      ...o,
+    })
+    const env = {
+      AUTH_GIT_HUB_ID: "gid",
+      AUTH_GIT_HUB_SECRET: "gs",
+      AUTH_GOOGLE_ID: "go",
+      AUTH_GOOGLE_ISSUER: "https://accounts.google.com",
+    }
+    const next = setEnvDefaults(env, { providers: [github, factory] })
+    expect(next.providers[0]).toMatchObject({ clientId: "gid", clientSecret: "gs" })
+    expect(next.providers[1]).toMatchObject({
+      clientId: "go",
+      issuer: "https://accounts.google.com",
+    })
+    expect(github).not.toHaveProperty("clientId")
+  })
+})
+
+describe("configuration check", () => {
+  it("reports every problem at once", () => {
+    vi.stubEnv("NODE_ENV", "production")
+    const config = {
+      providers: [
+        Credentials({ authorize: () => null }),
+        Credentials({ authorize: () => null }),
+        { id: "x", name: "X", type: "credentials" } as never,
+        { id: "gh", name: "GH", type: "oauth" } as never,
+      ],
+      secret: "short",
+      session: { strategy: "database" as const, maxAge: -1 },
+      pages: { signIn: "javascript:alert(1)" },
+      logger: recordingLogger().logger,
+    }
+    const { configError } = resolveConfig(config)
+    expect(configError).toBeInstanceOf(InvalidConfiguration)
+    const types = configError!.problems.map((p) => p.type).sort()
+    expect(types).toEqual([
+      "InvalidEndpoints",
+      "InvalidParameter",
+      "InvalidParameter",
+      "InvalidParameter",
+      "InvalidProvider",
+      "MissingAdapter",
+      "MissingAuthorize",
+    ])
+    expect(configError!.message).toContain("Two providers")
+  })
+
+  it("a missing secret is a problem; a short one only warns outside production", () => {
+    expect(
+      resolveConfig({ providers: [], logger: recordingLogger().logger }).configError!.problems[0]!
+        .type,
+    ).toBe("MissingSecret")
+    vi.stubEnv("NODE_ENV", "development")
+    const rec = recordingLogger()
+    expect(
+      resolveConfig({ providers: [], secret: "short", logger: rec.logger }).configError,
+    ).toBeUndefined()
+    expect(rec.warnings()).toContain("secret-weak")
+  })
+
+  it("lists missing adapter methods", () => {
+    const config = {
+      providers: [],
+      secret: SECRET,
+      adapter: { getSessionAndUser: () => null },
+      logger: recordingLogger().logger,
+    }
+    const problem = resolveConfig(config).configError!.problems[0]!
+    expect(problem.type).toBe("MissingAdapterMethods")
+    expect(problem.message).toBe("The adapter lacks: createSession, deleteSession, updateSession")
+  })
+
+  it("answers 500 JSON (no details) for API calls and the error page for page requests", async () => {
+    const rec = recordingLogger()
+    const config = { providers: [], logger: rec.logger, trustHost: true }
+    const api = await Auth(req("/auth/session"), config)
+    expect(api.status).toBe(500)
+    const body = (await api.json()) as { error: { type: string; message: string } }
+    expect(body.error.type).toBe("Configuration")
+    expect(body.error.message).not.toContain("secret")
+    const page = await Auth(req("/auth/signin"), config)
+    expect(page.status).toBe(500)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    const custom = await Auth(req("/auth/signin"), { ...config, pages: { error: "/oops" } })
+    expect(custom.status).toBe(302)
+    expect(custom.headers.get("location")).toBe("http://app.example.com/oops?error=Configuration")
+    await expect(
+      getSession(req("/", { headers: { cookie: "a=1" } }), config),
+    ).rejects.toBeInstanceOf(InvalidConfiguration)
+    // Logged once per config object (two objects here), with every problem.
+    expect(
+      rec.calls.filter((c) => c.level === "error" && c.args[0] instanceof InvalidConfiguration),
+    ).toHaveLength(2)
+  })
+
+  it("resolves once per config object; factories are called once; the config is not mutated", async () => {
+    const factory = vi.fn(() => credentialsProvider())
+    const config = deepFreeze(makeConfig({ providers: [factory] }))
+    for (let i = 0; i < 3; i++) await Auth(req("/auth/providers"), config)
+    expect(factory).toHaveBeenCalledTimes(1)
+    expect(resolveConfig(config)).toBe(resolveConfig(config))
+    expect(Object.isFrozen(resolveConfig(config))).toBe(true)
+  })
+
+  it("merges Auth.js-style provider options", async () => {
+    const provider = {
+      id: "credentials",
+      name: "Credentials",
+      type: "credentials",
+      credentials: {},
+      authorize: () => null,
+      options: { name: "Mine" },
+    } as never
+    const res = await Auth(req("/auth/providers"), makeConfig({ providers: [provider] }))
+    expect(((await res.json()) as Record<string, { name: string }>).credentials!.name).toBe("Mine")
+  })
+
+  it("warns experimental-webauthn once when enabled", async () => {
+    const rec = recordingLogger()
+    const config = makeConfig({ experimental: { enableWebAuthn: true }, logger: rec.logger })
+    await Auth(req("/auth/session"), config)
+    await Auth(req("/auth/session"), config)
+    expect(rec.warnings().filter((w) => w === "experimental-webauthn")).toHaveLength(1)
+  })
+})
