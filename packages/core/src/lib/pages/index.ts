@@ -4,6 +4,8 @@
  * `escape.ts`, and URLs and colours are allow-listed before they reach an attribute or the
  * style block.
  */
+
+export { type EmailConfirmPageProps, renderEmailConfirmPage } from "./email-confirm.js"
 export { type ErrorPageProps, renderErrorPage } from "./error.js"
 export { escapeHtml } from "./escape.js"
 export type { PageResponse, PageTheme } from "./layout.js"

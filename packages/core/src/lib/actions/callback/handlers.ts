@@ -1,6 +1,7 @@
 /** `/callback/<provider>` per provider kind. OAuth/OIDC, email and WebAuthn register here. */
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import type { RequestContext } from "../../context.js"
+import { emailCallback } from "../../email/actions.js"
 import type { Outcome } from "../../http/outcome.js"
 import { credentialsCallback } from "./credentials.js"
 
@@ -8,4 +9,5 @@ export type CallbackHandler = (ctx: RequestContext, provider: ProviderConfig) =>
 
 export const callbackHandlers: Partial<Record<ProviderType, CallbackHandler>> = {
   credentials: credentialsCallback,
+  email: emailCallback,
 }

@@ -4,6 +4,7 @@
  */
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import { pageUrl, type RequestContext } from "../../context.js"
+import { emailSignIn } from "../../email/actions.js"
 import { type Outcome, redirect } from "../../http/outcome.js"
 
 export type SignInHandler = (
@@ -16,4 +17,5 @@ export const signInHandlers: Partial<Record<ProviderType, SignInHandler>> = {
   // Credentials sign in by posting to /callback/<id>; here (as in Auth.js) they get the form.
   credentials: async (ctx, _provider, { callbackUrl }) =>
     redirect(pageUrl(ctx, "signIn", { callbackUrl })),
+  email: emailSignIn,
 }

@@ -1,0 +1,81 @@
+/**
+ * The two limits on sending sign-in mails, and what each one does when exceeded.
+ *
+ * - Per client IP (default 20 per 15 min): an automated client hammering the endpoint. It gets
+ *   `RateLimited` → a 429 "Too many attempts" page. That page reveals nothing about any
+ *   address: it depends only on the caller's own request count, whatever addresses they typed.
+ * - Per address (default 5 per 15 min): someone mail-bombing one inbox, possibly from many IPs.
+ *   Here the caller sees the usual verify-request page and no mail is sent. A 429 would tell an
+ *   attacker "this address was just asked for" (by its owner, perhaps), and the real owner,
+ *   who already has up to 5 working links in their inbox, loses nothing.
+ */
+import type { EmailRateLimitOptions } from "../../providers/email.js"
+import { MemoryRateLimitStore } from "./memory-store.js"
+import type { RateLimitRule, RateLimitStore } from "./store.js"
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000
+
+/** 5 sign-in mails per address per 15 minutes. */
+export const DEFAULT_PER_ADDRESS: Readonly<RateLimitRule> = Object.freeze({
+  limit: 5,
+  windowMs: FIFTEEN_MINUTES,
+})
+
+/** 20 sign-in mail requests per client IP per 15 minutes. */
+export const DEFAULT_PER_IP: Readonly<RateLimitRule> = Object.freeze({
+  limit: 20,
+  windowMs: FIFTEEN_MINUTES,
+})
+
+// One store per process, not per provider object: frameworks (Qwik's `QwikAuth$(configFn)`)
+// may build the config, and so the provider, on every request; a store created by the
+// factory would start empty each time and never limit anything.
+let sharedStore: MemoryRateLimitStore | undefined
+
+/** The in-memory store used when none is configured. */
+export function defaultRateLimitStore(): MemoryRateLimitStore {
+  sharedStore ??= new MemoryRateLimitStore()
+  return sharedStore
+}
+
+export type EmailRateLimitVerdict =
+  | { allowed: true }
+  | { allowed: false; scope: "ip" | "address"; retryAfterSeconds: number }
+
+async function check(
+  store: RateLimitStore,
+  key: string,
+  rule: RateLimitRule | false | undefined,
+  fallback: RateLimitRule,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  if (rule === false) return { allowed: true, retryAfterSeconds: 0 }
+  const { limit, windowMs } = rule ?? fallback
+  return store.hit(key, windowMs, limit)
+}
+
+/** Counts one attempt from `ip` (unknown IP: not limited). */
+export async function hitIpLimit(
+  options: EmailRateLimitOptions | false | undefined,
+  ip: string | undefined,
+): Promise<EmailRateLimitVerdict> {
+  if (options === false || ip === undefined || ip === "") return { allowed: true }
+  const store = options?.store ?? defaultRateLimitStore()
+  const result = await check(store, `email-send:ip:${ip}`, options?.perIp, DEFAULT_PER_IP)
+  return result.allowed
+    ? { allowed: true }
+    : { allowed: false, scope: "ip", retryAfterSeconds: result.retryAfterSeconds }
+}
+
+/** Counts one mail to `identifier` (a normalized address). */
+export async function hitAddressLimit(
+  options: EmailRateLimitOptions | false | undefined,
+  identifier: string,
+): Promise<EmailRateLimitVerdict> {
+  if (options === false) return { allowed: true }
+  const store = options?.store ?? defaultRateLimitStore()
+  const key = `email-send:address:${identifier}`
+  const result = await check(store, key, options?.perAddress, DEFAULT_PER_ADDRESS)
+  return result.allowed
+    ? { allowed: true }
+    : { allowed: false, scope: "address", retryAfterSeconds: result.retryAfterSeconds }
+}

@@ -1,0 +1,16 @@
+/** Pluggable rate limiting: a store contract and the in-memory default. */
+
+export { defaultClientIp } from "./client-ip.js"
+export {
+  DEFAULT_PER_ADDRESS,
+  DEFAULT_PER_IP,
+  defaultRateLimitStore,
+  type EmailRateLimitVerdict,
+  hitAddressLimit,
+  hitIpLimit,
+} from "./email-limits.js"
+export {
+  MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+} from "./memory-store.js"
+export type { RateLimitResult, RateLimitRule, RateLimitStore } from "./store.js"

@@ -1,0 +1,101 @@
+/**
+ * Magic-link sign-in sending mail over SMTP with nodemailer.
+ *
+ * Node-only by nature (SMTP needs TCP sockets): nodemailer is imported when a mail is sent, not
+ * when this module loads, so a config naming this provider still loads on any runtime.
+ *
+ * @module @latchkey/core/providers/nodemailer
+ */
+import { EmailSignInError, InvalidParameter } from "../errors.js"
+import { signInMessage } from "../lib/email/message.js"
+import { DEFAULT_EMAIL_MAX_AGE } from "../lib/email/verification-token.js"
+import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email.js"
+
+export type NodemailerUserConfig = EmailUserConfig
+
+/** Used when no `from` is configured. Set your own: most servers refuse other domains. */
+export const DEFAULT_FROM = "Latchkey <no-reply@localhost>"
+
+/**
+ * Magic-link provider sending through SMTP. `server` (an SMTP URL or nodemailer transport
+ * options) is required unless you pass your own `sendVerificationRequest`.
+ *
+ * ```ts
+ * Nodemailer({ server: process.env.EMAIL_SERVER, from: "Acme <login@acme.test>" })
+ * ```
+ */
+export function Nodemailer(config: NodemailerUserConfig): EmailConfig {
+  if (config.server === undefined && config.sendVerificationRequest === undefined) {
+    throw new InvalidParameter(
+      "server",
+      "is required by the Nodemailer provider: pass an SMTP URL (smtp://user:pass@host:587) or nodemailer transport options, or your own sendVerificationRequest",
+    )
+  }
+  return {
+    id: "nodemailer",
+    name: "Nodemailer",
+    from: DEFAULT_FROM,
+    maxAge: DEFAULT_EMAIL_MAX_AGE,
+    sendVerificationRequest: sendWithNodemailer,
+    ...withoutUndefined(config),
+    type: "email",
+    options: config,
+  }
+}
+
+// `{ maxAge: undefined }` from an unset env variable must not erase the default.
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+/**
+ * The default `sendVerificationRequest`: one mail with a plain-text and an HTML part. Throws
+ * {@link EmailSignInError} when the server refuses the recipient (`details.reason:
+ * "recipient-rejected"`) or the mail cannot be handed over at all (`"transport"`).
+ */
+export async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
+  const { identifier, url, provider, theme } = params
+  if (provider.server === undefined) {
+    throw new InvalidParameter("server", "is required to send mail with nodemailer")
+  }
+  const { createTransport } = await import("nodemailer")
+  const transport = createTransport(provider.server)
+  const { subject, text, html } = signInMessage({ url, theme })
+  try {
+    // The address as an object, so nodemailer does not parse it as an address list.
+    const info = await transport.sendMail({
+      to: { name: "", address: identifier },
+      from: provider.from ?? DEFAULT_FROM,
+      subject,
+      text,
+      html,
+    })
+    const refused = [...(info.rejected ?? []), ...(info.pending ?? [])]
+    if (refused.length > 0) {
+      throw new EmailSignInError("The mail server refused the recipient", {
+        details: { provider: provider.id, reason: "recipient-rejected" },
+      })
+    }
+  } catch (error) {
+    if (error instanceof EmailSignInError) throw error
+    throw new EmailSignInError("The sign-in mail could not be sent", {
+      cause: error,
+      details: { provider: provider.id, reason: mailErrorReason(error) },
+    })
+  } finally {
+    transport.close()
+  }
+}
+
+/**
+ * nodemailer reports a refused `RCPT TO` as `EENVELOPE` with an SMTP response code (5xx
+ * permanent, 4xx temporary); anything else (connection, TLS, authentication, DNS) is a
+ * transport problem that no address could get past.
+ */
+function mailErrorReason(error: unknown): "recipient-rejected" | "transport" {
+  const e = error as { code?: unknown; command?: unknown; rejected?: unknown } | null
+  if (e && (e.code === "EENVELOPE" || e.command === "RCPT TO")) return "recipient-rejected"
+  return "transport"
+}
+
+export default Nodemailer

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest"
+import {
+  DEFAULT_PER_ADDRESS,
+  DEFAULT_PER_IP,
+  defaultRateLimitStore,
+  hitAddressLimit,
+  hitIpLimit,
+} from "../../src/lib/rate-limit/email-limits.js"
+import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
+
+function clock(start = 1_000_000) {
+  let now = start
+  return { now: () => now, advance: (ms: number) => (now += ms) }
+}
+
+describe("MemoryRateLimitStore", () => {
+  it("allows `limit` hits per window, then refuses with the seconds left", () => {
+    const c = clock()
+    const store = new MemoryRateLimitStore({ now: c.now })
+    for (let i = 0; i < 3; i++)
+      expect(store.hit("k", 60_000, 3)).toEqual({ allowed: true, retryAfterSeconds: 0 })
+    expect(store.hit("k", 60_000, 3)).toEqual({ allowed: false, retryAfterSeconds: 60 })
+    c.advance(59_500)
+    expect(store.hit("k", 60_000, 3)).toEqual({ allowed: false, retryAfterSeconds: 1 })
+    c.advance(500)
+    expect(store.hit("k", 60_000, 3).allowed).toBe(true)
+  })
+
+  it("counts keys separately", () => {
+    const store = new MemoryRateLimitStore()
+    expect(store.hit("a", 60_000, 1).allowed).toBe(true)
+    expect(store.hit("a", 60_000, 1).allowed).toBe(false)
+    expect(store.hit("b", 60_000, 1).allowed).toBe(true)
+  })
+
+  it("sweeps expired entries", () => {
+    const c = clock()
+    const store = new MemoryRateLimitStore({ now: c.now, sweepIntervalMs: 1_000 })
+    for (let i = 0; i < 100; i++) store.hit(`k${i}`, 5_000, 1)
+    expect(store.size).toBe(100)
+    c.advance(10_000)
+    store.hit("fresh", 5_000, 1)
+    expect(store.size).toBe(1)
+  })
+
+  it("never holds more than maxKeys keys, evicting the oldest", () => {
+    const store = new MemoryRateLimitStore({ maxKeys: 10 })
+    for (let i = 0; i < 1000; i++) store.hit(`k${i}`, 60_000, 1)
+    expect(store.size).toBe(10)
+    // The newest keys are still counted.
+    expect(store.hit("k999", 60_000, 1).allowed).toBe(false)
+    expect(store.hit("k0", 60_000, 1).allowed).toBe(true)
+  })
+})
+
+describe("email sending limits", () => {
+  it("documents the defaults: 5 per address and 20 per IP per 15 minutes", () => {
+    expect(DEFAULT_PER_ADDRESS).toEqual({ limit: 5, windowMs: 15 * 60 * 1000 })
+    expect(DEFAULT_PER_IP).toEqual({ limit: 20, windowMs: 15 * 60 * 1000 })
+  })
+
+  it("applies the defaults and reports the scope", async () => {
+    const store = new MemoryRateLimitStore()
+    for (let i = 0; i < 5; i++)
+      expect((await hitAddressLimit({ store }, "a@b.c")).allowed).toBe(true)
+    expect(await hitAddressLimit({ store }, "a@b.c")).toMatchObject({
+      allowed: false,
+      scope: "address",
+      retryAfterSeconds: 900,
+    })
+    for (let i = 0; i < 20; i++)
+      expect((await hitIpLimit({ store }, "192.0.2.1")).allowed).toBe(true)
+    expect(await hitIpLimit({ store }, "192.0.2.1")).toMatchObject({ allowed: false, scope: "ip" })
+  })
+
+  it("keeps IP and address counters apart even for equal strings", async () => {
+    const store = new MemoryRateLimitStore()
+    const rule = { limit: 1, windowMs: 60_000 }
+    expect((await hitIpLimit({ store, perIp: rule }, "x")).allowed).toBe(true)
+    expect((await hitAddressLimit({ store, perAddress: rule }, "x")).allowed).toBe(true)
+  })
+
+  it("uses one process-wide store by default", async () => {
+    expect(defaultRateLimitStore()).toBe(defaultRateLimitStore())
+    const ip = `test-${crypto.randomUUID()}`
+    const rule = { limit: 1, windowMs: 60_000 }
+    await hitIpLimit({ perIp: rule }, ip)
+    // A second provider object (configs rebuilt per request) sees the same count.
+    expect((await hitIpLimit({ perIp: rule }, ip)).allowed).toBe(false)
+  })
+
+  it("accepts an asynchronous store", async () => {
+    const calls: unknown[] = []
+    const store = {
+      hit: async (key: string, windowMs: number, limit: number) => {
+        calls.push([key, windowMs, limit])
+        return { allowed: false, retryAfterSeconds: 7 }
+      },
+    }
+    expect(await hitIpLimit({ store }, "192.0.2.9")).toEqual({
+      allowed: false,
+      scope: "ip",
+      retryAfterSeconds: 7,
+    })
+    expect(calls).toEqual([["email-send:ip:192.0.2.9", 900_000, 20]])
+  })
+})
