@@ -56,7 +56,7 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
     logger.error(handler)
     return bare(405, errorBody(handler), { Allow: String(handler.details?.allow ?? "") })
   }
-  const origin = resolveOrigin(request, config)
+  const origin = resolveOrigin(request, config, url)
   if ("error" in origin) {
     logger.error(origin.error)
     return bare(500, errorBody(origin.error))

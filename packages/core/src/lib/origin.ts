@@ -17,7 +17,11 @@ export type OriginResult =
   | { origin: string; protocol: "http:" | "https:" }
   | { error: UntrustedHost }
 
-export function resolveOrigin(request: Request, config: OriginInput): OriginResult {
+export function resolveOrigin(
+  request: Request,
+  config: OriginInput,
+  requestUrl: URL = new URL(request.url),
+): OriginResult {
   if (config.url) return fromUrl(config.url)
   if (!config.trustHost) {
     return {
@@ -27,7 +31,6 @@ export function resolveOrigin(request: Request, config: OriginInput): OriginResu
       ),
     }
   }
-  const requestUrl = new URL(request.url)
   const forwardedHost = firstValue(request.headers.get("x-forwarded-host"))
   const forwardedProto = firstValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
   const protocol =
