@@ -68,11 +68,9 @@ export interface OIDCConfig extends CommonProviderOptions {
   [key: string]: unknown
 }
 
-/** Email (magic link) provider (issue 5). */
-export interface EmailConfig extends CommonProviderOptions {
-  type: "email"
-  [key: string]: unknown
-}
+import type { EmailConfig } from "./email.js"
+
+export type { EmailConfig } from "./email.js"
 
 /** WebAuthn provider (experimental; needs `experimental.enableWebAuthn`). */
 export interface WebAuthnConfig extends CommonProviderOptions {

@@ -24,7 +24,7 @@ function setup() {
           sent.push(p)
         },
         rateLimit: { store: new MemoryRateLimitStore() },
-      }) as never,
+      }),
     ],
   }
   return { sent, adapter, config }

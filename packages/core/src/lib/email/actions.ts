@@ -20,7 +20,7 @@ import { verifyEmailSignIn } from "./verify.js"
 
 function asEmail(provider: ProviderConfig): EmailConfig {
   if (provider.type !== "email") throw new TypeError("not an email provider")
-  return provider as unknown as EmailConfig
+  return provider
 }
 
 /**
