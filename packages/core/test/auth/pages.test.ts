@@ -20,6 +20,24 @@ describe("page endpoints", () => {
     )
   })
 
+  it("every built-in page refuses framing, sends no Referer and loads no scripts", async () => {
+    for (const path of [
+      "/auth/signin",
+      "/auth/signout",
+      "/auth/error?error=AccessDenied",
+      "/auth/verify-request",
+    ]) {
+      const res = await Auth(req(path), config)
+      expect(res.headers.get("content-type"), path).toBe("text/html; charset=utf-8")
+      expect(res.headers.get("referrer-policy"), path).toBe("no-referrer")
+      expect(res.headers.get("x-frame-options"), path).toBe("DENY")
+      const csp = res.headers.get("content-security-policy") ?? ""
+      expect(csp, path).toContain("frame-ancestors 'none'")
+      expect(csp, path).toContain("default-src 'none'")
+      expect(csp, path).not.toContain("script-src")
+    }
+  })
+
   it("the sign-in page's form works (token from the page, cookie from the jar)", async () => {
     const jar = new Jar()
     const page = await Auth(req("/auth/signin", { jar }), config)

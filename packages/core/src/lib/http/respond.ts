@@ -17,6 +17,22 @@ export interface RespondInput {
 
 type HeaderPairs = [string, string][]
 
+/**
+ * Built-in pages: no Referer leaves them (the email confirm page's URL carries the link's
+ * token), no other site may frame them (clickjacking a sign-in or sign-out button), and they
+ * load nothing but their own inline style and the theme's images. No `form-action`: browsers
+ * apply it to the redirect to an OAuth provider that follows a sign-in form.
+ */
+const PAGE_HEADERS: HeaderPairs = [
+  ["Referrer-Policy", "no-referrer"],
+  ["X-Frame-Options", "DENY"],
+  ["X-Content-Type-Options", "nosniff"],
+  [
+    "Content-Security-Policy",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; base-uri 'none'; frame-ancestors 'none'",
+  ],
+]
+
 /** Replace or add a header in a pair list (Set-Cookie pairs are only ever appended). */
 function set(headers: HeaderPairs, name: string, value: string): void {
   const lower = name.toLowerCase()
@@ -51,6 +67,7 @@ export function toResponse(outcome: Outcome, input: RespondInput): Response {
     }
     case "html":
       set(headers, "Content-Type", "text/html; charset=utf-8")
+      for (const [k, v] of PAGE_HEADERS) set(headers, k, v)
       return new Response(outcome.html, { status: outcome.status, headers })
     case "empty":
       for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)
