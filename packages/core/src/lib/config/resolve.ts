@@ -25,6 +25,9 @@ import { assertConfig } from "./assert.js"
 import { readProcessEnv } from "./env.js"
 
 export const DEFAULT_BASE_PATH = "/auth"
+
+/** The `jwt` callback when the app sets none: the token as it is. */
+export const defaultJwtCallback: Required<CallbacksOptions>["jwt"] = ({ token }) => token
 export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
 
 export interface ResolvedSessionOptions {
@@ -115,7 +118,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
       signIn: config.callbacks?.signIn ?? (() => true),
       redirect: config.callbacks?.redirect ?? defaultRedirect,
       session: config.callbacks?.session ?? defaultSessionCallback,
-      jwt: config.callbacks?.jwt ?? (({ token }) => token),
+      jwt: config.callbacks?.jwt ?? defaultJwtCallback,
     }),
     events: Object.freeze({ ...config.events }),
     adapter,

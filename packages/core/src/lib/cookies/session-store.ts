@@ -33,13 +33,14 @@ export function presentSessionCookieNames(
   cookies: Readonly<Record<string, string | undefined>>,
   name: string,
 ): string[] {
-  const chunk = new RegExp(`^${escapeRegExp(name)}\\.(0|[1-9][0-9]{0,3})$`)
-  return Object.keys(cookies).filter((key) => key === name || chunk.test(key))
+  const prefix = `${name}.`
+  return Object.keys(cookies).filter(
+    (key) => key === name || (key.startsWith(prefix) && CHUNK_INDEX.test(key.slice(prefix.length))),
+  )
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-}
+/** A chunk suffix as we write them: a decimal index without leading zeros. */
+const CHUNK_INDEX = /^(0|[1-9][0-9]{0,3})$/
 
 /**
  * Cookies that store `value` under `name`, chunked if needed, plus deletions for every cookie

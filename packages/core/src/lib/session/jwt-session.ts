@@ -8,6 +8,7 @@
 import { JWTSessionError } from "../../errors.js"
 import type { JWT } from "../../jwt.js"
 import type { CallbacksOptions, Session } from "../../types.js"
+import { defaultJwtCallback } from "../config/resolve.js"
 import {
   clearSessionCookies,
   presentSessionCookieNames,
@@ -42,8 +43,9 @@ export async function readJwtSession(
 ): Promise<SessionResult> {
   const { config, logger, requestCookies } = sctx
   const { name, options } = sctx.cookies.sessionToken
-  const present = presentSessionCookieNames(requestCookies, name)
-  const clear = () => clearSessionCookies(options, present)
+  // Only needed when cookies are written, which an ordinary read inside updateAge never does.
+  const present = () => presentSessionCookieNames(requestCookies, name)
+  const clear = () => clearSessionCookies(options, present())
 
   const token = await decodeSessionCookie(sctx)
   if (!token) {
@@ -51,7 +53,9 @@ export async function readJwtSession(
     return { session: null, cookies: clear() }
   }
   try {
-    const before = JSON.stringify(token)
+    // Without a jwt callback the token cannot change, so there is nothing to compare.
+    const customJwt = config.callbacks.jwt !== defaultJwtCallback
+    const before = customJwt ? JSON.stringify(token) : ""
     const issuedAt = token.iat
     const next = await config.callbacks.jwt({
       token,
@@ -70,7 +74,7 @@ export async function readJwtSession(
       updateAge === 0 ||
       typeof issuedAt !== "number" ||
       now - issuedAt >= updateAge ||
-      JSON.stringify(next) !== before
+      (customJwt && JSON.stringify(next) !== before)
 
     let expiresAt: number
     let cookies: SessionResult["cookies"] = []
@@ -86,7 +90,7 @@ export async function readJwtSession(
         name,
         value,
         { ...options, expires: new Date(expiresAt * 1000) },
-        present,
+        present(),
       )
       logger.debug("session token re-issued", { chunks: cookies.filter((c) => c.value).length })
     } else {
