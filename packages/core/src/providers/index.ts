@@ -53,20 +53,9 @@ export interface CredentialsConfig<
   ) => Awaitable<User | null>
 }
 
-/**
- * OAuth 2 provider. Issue 4 defines its fields; until then it is an open shape so configs
- * written for Auth.js type-check.
- */
-export interface OAuthConfig extends CommonProviderOptions {
-  type: "oauth"
-  [key: string]: unknown
-}
+import type { OAuthConfig, OIDCConfig } from "./oauth.js"
 
-/** OpenID Connect provider (issue 4). */
-export interface OIDCConfig extends CommonProviderOptions {
-  type: "oidc"
-  [key: string]: unknown
-}
+export type { OAuthConfig, OIDCConfig } from "./oauth.js"
 
 import type { EmailConfig } from "./email.js"
 
@@ -81,8 +70,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 /** Every kind of provider object. Narrow on `type`. */
 export type ProviderConfig =
   | CredentialsConfig
-  | OAuthConfig
-  | OIDCConfig
+  // Each OAuth provider types its own profile (Apple's email_verified is a string, for one):
+  // the union accepts any of them, as Auth.js's does.
+  // biome-ignore lint/suspicious/noExplicitAny: the profile type parameter varies per provider
+  | OAuthConfig<any>
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  | OIDCConfig<any>
   | EmailConfig
   | WebAuthnConfig
 

@@ -3,6 +3,7 @@ import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import type { RequestContext } from "../../context.js"
 import { emailCallback } from "../../email/actions.js"
 import type { Outcome } from "../../http/outcome.js"
+import { oauthCallback } from "../../oauth/actions.js"
 import { credentialsCallback } from "./credentials.js"
 
 export type CallbackHandler = (ctx: RequestContext, provider: ProviderConfig) => Promise<Outcome>
@@ -10,4 +11,6 @@ export type CallbackHandler = (ctx: RequestContext, provider: ProviderConfig) =>
 export const callbackHandlers: Partial<Record<ProviderType, CallbackHandler>> = {
   credentials: credentialsCallback,
   email: emailCallback,
+  oauth: oauthCallback,
+  oidc: oauthCallback,
 }

@@ -6,6 +6,7 @@ import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import { pageUrl, type RequestContext } from "../../context.js"
 import { emailSignIn } from "../../email/actions.js"
 import { type Outcome, redirect } from "../../http/outcome.js"
+import { oauthSignIn } from "../../oauth/actions.js"
 
 export type SignInHandler = (
   ctx: RequestContext,
@@ -18,4 +19,6 @@ export const signInHandlers: Partial<Record<ProviderType, SignInHandler>> = {
   credentials: async (ctx, _provider, { callbackUrl }) =>
     redirect(pageUrl(ctx, "signIn", { callbackUrl })),
   email: emailSignIn,
+  oauth: oauthSignIn,
+  oidc: oauthSignIn,
 }

@@ -1,0 +1,21 @@
+/** The `OAuthFlowContext` of a core request (the only place the flow touches core types). */
+import type { ProviderConfig } from "../../providers/index.js"
+import type { OAuthProviderConfig } from "../../providers/oauth.js"
+import { actionUrl, type RequestContext } from "../context.js"
+import type { OAuthFlowContext } from "./context.js"
+
+export function oauthFlowContext(ctx: RequestContext, providerId: string): OAuthFlowContext {
+  return {
+    secret: ctx.config.secret,
+    cookies: ctx.cookies,
+    callbackUrl: actionUrl(ctx, "callback", providerId),
+    redirectProxyUrl: ctx.config.redirectProxyUrl,
+    logger: ctx.logger,
+  }
+}
+
+export function isOAuthProvider(
+  provider: ProviderConfig,
+): provider is ProviderConfig & OAuthProviderConfig {
+  return provider.type === "oauth" || provider.type === "oidc"
+}
