@@ -29,11 +29,14 @@ beforeAll(() => {
       access_token: "at",
     }
     const user = { id: q.sub!, name: q.name ?? null, email: q.email ?? null }
-    const profile = { sub: q.sub, email: q.email, email_verified: q.verified !== "false" }
+    // verified=unknown: the provider says nothing about the email (as Facebook or Entra).
+    const verified = q.verified === "unknown" ? undefined : q.verified !== "false"
+    const profile = { sub: q.sub, email: q.email, email_verified: verified }
     return completeSignIn(ctx, provider, {
       user,
       account,
       profile,
+      emailVerified: verified,
       callbackUrl: await resolveCallbackUrl(ctx),
     })
   }
@@ -110,7 +113,7 @@ describe("completeSignIn with an adapter (OAuth linking rules)", () => {
     expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`)
   })
 
-  it("allowDangerousEmailAccountLinking links, without a createUser event, unless the email is unverified", async () => {
+  it("allowDangerousEmailAccountLinking links, without a createUser event, unless the email is not reported verified", async () => {
     const { adapter, events, callback } = await setup({ linking: true })
     await adapter.createUser!({
       id: "u1",
@@ -119,6 +122,8 @@ describe("completeSignIn with an adapter (OAuth linking rules)", () => {
     } as AdapterUser)
     const refused = await callback({ sub: "s2", email: "taken@example.com", verified: "false" })
     expect(refused.res.headers.get("location")).toContain("error=OAuthAccountNotLinked")
+    const unknown = await callback({ sub: "s2", email: "taken@example.com", verified: "unknown" })
+    expect(unknown.res.headers.get("location")).toContain("error=OAuthAccountNotLinked")
     const { res } = await callback({ sub: "s2", email: "taken@example.com" })
     expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
     expect(

@@ -23,6 +23,8 @@ export interface SignInAttempt {
   user: User
   account: Account | null
   profile?: Profile
+  /** OAuth/OIDC: whether the provider vouches for `user.email` (gates linking by email). */
+  emailVerified?: boolean
   /** Credentials sign-in: the posted fields (without `csrfToken`), for the `signIn` callback. */
   credentials?: Record<string, unknown>
   /** Where to go afterwards (already validated by `resolveCallbackUrl`). */

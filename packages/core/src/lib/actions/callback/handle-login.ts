@@ -11,7 +11,16 @@ import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
 import { sessionContext } from "../../session/from-request.js"
 import { decodeSessionCookie } from "../../session/jwt-session.js"
+import { decideAccountLinking } from "./account-linking.js"
 import type { SignInAttempt } from "./complete-sign-in.js"
+
+const NOT_LINKED_MESSAGES = {
+  "account-of-other-user": "This account is already linked to another user",
+  "email-in-use":
+    "Another account already uses this email; sign in with it, then link this provider",
+  "email-not-verified":
+    "Another account already uses this email, and the provider does not confirm you own it",
+} as const
 
 export interface ResolvedLogin {
   user: User
@@ -71,7 +80,7 @@ async function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
  * | yes, other     | yes                       | `OAuthAccountNotLinked`                  |
  * | yes            | no                        | the account's user                       |
  * | no             | yes                       | link to the signed-in user               |
- * | no             | no, email of a known user | link only if `allowDangerousEmailAccountLinking` and the provider did not say the email is unverified; else `OAuthAccountNotLinked` |
+ * | no             | no, email of a known user | link only if `allowDangerousEmailAccountLinking` and the provider reports the email verified; else `OAuthAccountNotLinked` |
  * | no             | no, unknown email         | create user + link (`isNewUser`)         |
  *
  * Unlike Auth.js, linking by email does not fire `createUser` (no user was created).
@@ -89,16 +98,20 @@ async function resolveAccountLogin(
 
   const signedIn = await currentUser(ctx)
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
-  const owner = await adapter.getUserByAccount!(key)
-
-  if (owner) {
-    if (signedIn && signedIn.id !== owner.id) {
-      throw new OAuthAccountNotLinked("This account is already linked to another user", {
-        details: { provider: account.provider },
-      })
-    }
-    return { user: owner, account, isNewUser: false }
-  }
+  const accountUser = await adapter.getUserByAccount!(key)
+  const email = attempt.user.email ?? undefined
+  // The email lookup only matters for an unknown account and nobody signed in.
+  const userWithSameEmail =
+    !accountUser && !signedIn && email ? await adapter.getUserByEmail!(email) : null
+  const decision = decideAccountLinking({
+    accountUser,
+    signedInUser: signedIn,
+    userWithSameEmail,
+    allowDangerousEmailAccountLinking:
+      (provider as { allowDangerousEmailAccountLinking?: boolean })
+        .allowDangerousEmailAccountLinking === true,
+    emailVerified: attempt.emailVerified === true,
+  })
 
   const link = async (user: AdapterUser) => {
     const row = { ...account, userId: user.id, type: account.type } as AdapterAccount
@@ -106,25 +119,19 @@ async function resolveAccountLogin(
     await emitEvent(events, logger, "linkAccount", { user, account })
   }
 
-  if (signedIn) {
-    await link(signedIn)
-    return { user: signedIn, account, isNewUser: false }
-  }
-
-  const email = attempt.user.email ?? undefined
-  const byEmail = email ? await adapter.getUserByEmail!(email) : null
-  if (byEmail) {
-    const allowed =
-      (provider as { allowDangerousEmailAccountLinking?: boolean })
-        .allowDangerousEmailAccountLinking === true
-    if (!allowed || attempt.profile?.email_verified === false) {
-      throw new OAuthAccountNotLinked(
-        "Another account already uses this email; sign in with it, then link this provider",
-        { details: { provider: account.provider } },
-      )
-    }
-    await link(byEmail)
-    return { user: byEmail, account, isNewUser: false }
+  switch (decision.kind) {
+    case "error-not-linked":
+      throw new OAuthAccountNotLinked(NOT_LINKED_MESSAGES[decision.reason], {
+        details: { provider: account.provider, reason: decision.reason },
+      })
+    case "sign-in-existing":
+      return { user: decision.user, account, isNewUser: false }
+    case "link-to-current":
+    case "link-by-email":
+      await link(decision.user)
+      return { user: decision.user, account, isNewUser: false }
+    case "create":
+      break
   }
 
   const created = await adapter.createUser!({
