@@ -1,8 +1,19 @@
 // `npm run bench`: every suite, side by side with @auth/core, in one process.
 import os from "node:os"
+import { benchAuthSession } from "./auth-session.mjs"
+import { benchDatabaseSession } from "./db-session.mjs"
 import { benchTokens } from "./token.mjs"
+
+const only = process.argv[2]
+const suites = {
+  tokens: benchTokens,
+  "auth-session": benchAuthSession,
+  "db-session": benchDatabaseSession,
+}
 
 console.log(
   `# Latchkey bench — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}`,
 )
-await benchTokens()
+for (const [name, suite] of Object.entries(suites)) {
+  if (!only || only === name) await suite()
+}

@@ -1,0 +1,95 @@
+// Auth() GET /auth/session with the database strategy: one getSessionAndUser per read,
+// against embedded PGlite and (when DATABASE_URL is set) the PostgreSQL server. Reports
+// requests/s and per-request p50/p99 latency.
+import { PGlite } from "@electric-sql/pglite"
+import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
+import { Auth } from "@latchkey/core"
+import Credentials from "@latchkey/core/providers/credentials"
+import pg from "pg"
+import { fmt, printTable } from "./harness.mjs"
+
+const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
+const DURATION_MS = Number(process.env.BENCH_DB_MS ?? 3000)
+
+async function measure(fn) {
+  for (let i = 0; i < 200; i++) await fn()
+  const latencies = []
+  const end = performance.now() + DURATION_MS
+  const start = performance.now()
+  while (performance.now() < end) {
+    const t = performance.now()
+    await fn()
+    latencies.push(performance.now() - t)
+  }
+  const seconds = (performance.now() - start) / 1000
+  latencies.sort((a, b) => a - b)
+  const pct = (p) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]
+  return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99) }
+}
+
+async function sessionReader(client) {
+  await migrate(client)
+  const adapter = PostgresAdapter(client)
+  const user = await adapter.createUser({
+    id: crypto.randomUUID(),
+    email: `bench-${Date.now()}@example.com`,
+    emailVerified: null,
+    name: "Bench",
+  })
+  const sessionToken = crypto.randomUUID() + crypto.randomUUID()
+  await adapter.createSession({
+    sessionToken,
+    userId: user.id,
+    expires: new Date(Date.now() + 86400_000),
+  })
+  const config = {
+    secret: SECRET,
+    trustHost: true,
+    adapter,
+    session: { strategy: "database" },
+    providers: [Credentials({ authorize: async () => null })],
+  }
+  const read = async () => {
+    const res = await Auth(
+      new Request("http://localhost:3000/auth/session", {
+        headers: { cookie: `authjs.session-token=${sessionToken}` },
+      }),
+      config,
+    )
+    return res.json()
+  }
+  const body = await read()
+  if (body?.user?.email !== user.email) throw new Error("database session was not read")
+  return read
+}
+
+export async function benchDatabaseSession() {
+  const rows = []
+  const lite = new PGlite()
+  rows.push(["PGlite (embedded)", await measure(await sessionReader(lite))])
+  await lite.close()
+  if (process.env.DATABASE_URL) {
+    const schema = `bench_${process.pid}`
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await admin.connect()
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    const pool = new pg.Pool({
+      connectionString: process.env.DATABASE_URL,
+      options: `-c search_path=${schema}`,
+      max: 4,
+    })
+    try {
+      rows.push(["PostgreSQL server (pg Pool)", await measure(await sessionReader(pool))])
+    } finally {
+      await pool.end()
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+      await admin.end()
+    }
+  }
+  printTable(
+    "Auth() GET /auth/session, database strategy (sequential requests)",
+    ["database", "requests/s", "p50", "p99"],
+    rows.map(([name, r]) => [name, fmt(r.rps), `${r.p50.toFixed(2)} ms`, `${r.p99.toFixed(2)} ms`]),
+  )
+}
