@@ -1,9 +1,10 @@
-import type {
-  Adapter,
-  AdapterAccount,
-  AdapterSession,
-  AdapterUser,
-  VerificationToken,
+import {
+  type Adapter,
+  type AdapterAccount,
+  type AdapterSession,
+  type AdapterUser,
+  accountAdapterMethods,
+  type VerificationToken,
 } from "@latchkey/core/adapters"
 
 /** What an adapter's storage can and cannot do; the suite adapts its expectations to it. */
@@ -29,46 +30,13 @@ export interface ContractOptions {
 }
 
 /** The methods the database strategy and email sign-in need: the suite calls them all. */
-type CoreMethods =
-  | "createUser"
-  | "getUser"
-  | "getUserByEmail"
-  | "getUserByAccount"
-  | "updateUser"
-  | "deleteUser"
-  | "linkAccount"
-  | "unlinkAccount"
-  | "getAccount"
-  | "createSession"
-  | "getSessionAndUser"
-  | "updateSession"
-  | "deleteSession"
-  | "createVerificationToken"
-  | "useVerificationToken"
+type CoreMethods = (typeof accountAdapterMethods)[number]
 
 export type ContractAdapter = Adapter & Required<Pick<Adapter, CoreMethods>>
 
-const coreMethods: CoreMethods[] = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "getUserByAccount",
-  "updateUser",
-  "deleteUser",
-  "linkAccount",
-  "unlinkAccount",
-  "getAccount",
-  "createSession",
-  "getSessionAndUser",
-  "updateSession",
-  "deleteSession",
-  "createVerificationToken",
-  "useVerificationToken",
-]
-
 /** Fails loudly when the adapter lacks a method of the contract, naming every missing one. */
 export function requireMethods(adapter: Adapter): ContractAdapter {
-  const missing = coreMethods.filter((name) => typeof adapter[name] !== "function")
+  const missing = accountAdapterMethods.filter((name) => typeof adapter[name] !== "function")
   if (missing.length > 0) throw new Error(`adapter lacks: ${missing.join(", ")}`)
   return adapter as ContractAdapter
 }

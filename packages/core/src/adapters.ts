@@ -89,6 +89,36 @@ export interface Adapter {
   ): Awaitable<AdapterAuthenticator>
 }
 
+/** The methods of users, accounts, sessions and verification tokens, in one list. */
+export const accountAdapterMethods = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "getAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "createVerificationToken",
+  "useVerificationToken",
+] as const satisfies readonly (keyof Adapter)[]
+
+/** The methods only WebAuthn (passkeys) needs. */
+export const webAuthnAdapterMethods = [
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+] as const satisfies readonly (keyof Adapter)[]
+
+/** Every method of the contract. */
+export const adapterMethods = [...accountAdapterMethods, ...webAuthnAdapterMethods] as const
+
 /** Whether a value is a `Date` that holds a real time. */
 export function isDate(value: unknown): value is Date {
   return value instanceof Date && !Number.isNaN(value.getTime())

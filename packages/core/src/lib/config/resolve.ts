@@ -3,7 +3,7 @@
  * normalised, cookies built for both schemes, adapter wrapped, problems collected. Cached per
  * config object, so a request pays for none of this; the user's object is never modified.
  */
-import type { Adapter } from "../../adapters.js"
+import { type Adapter, adapterMethods } from "../../adapters.js"
 import { AdapterError, type AuthError, InvalidConfiguration } from "../../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../../jwt.js"
 import type { ProviderConfig } from "../../providers/index.js"
@@ -185,28 +185,6 @@ function normaliseProviders(input: AuthConfig["providers"]): {
   return { providers, problems: [] }
 }
 
-const ADAPTER_METHODS = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "getUserByAccount",
-  "updateUser",
-  "deleteUser",
-  "linkAccount",
-  "unlinkAccount",
-  "getAccount",
-  "createSession",
-  "getSessionAndUser",
-  "updateSession",
-  "deleteSession",
-  "createVerificationToken",
-  "useVerificationToken",
-  "getAuthenticator",
-  "createAuthenticator",
-  "listAuthenticatorsByUserId",
-  "updateAuthenticatorCounter",
-] as const satisfies readonly (keyof Adapter)[]
-
 /**
  * Adapter calls log their name (never their arguments: they carry tokens) and turn failures
  * into `AdapterError` so they are told apart from bugs in the flow.
@@ -214,7 +192,7 @@ const ADAPTER_METHODS = [
 function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
   const wrapped: Record<string, unknown> = {}
   // `in`-style lookup, not Object.entries: class-based adapters keep methods on the prototype.
-  for (const name of ADAPTER_METHODS) {
+  for (const name of adapterMethods) {
     const method = (adapter as Record<string, unknown>)[name]
     if (typeof method !== "function") continue
     wrapped[name] = async (...args: unknown[]) => {
