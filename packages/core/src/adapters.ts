@@ -59,9 +59,11 @@ export interface Adapter {
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
   getUserByAccount?(account: AccountKey): Awaitable<AdapterUser | null>
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
-  linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
-  unlinkAccount?(account: AccountKey): Awaitable<AdapterAccount | undefined | void>
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(
+    account: AdapterAccount,
+  ): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  unlinkAccount?(account: AccountKey): Promise<void> | Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
   createSession?(session: AdapterSession): Awaitable<AdapterSession>
   /** One lookup returning the session and its user; `null` when there is no such session. */
@@ -70,11 +72,11 @@ export interface Adapter {
   ): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
-  ): Awaitable<AdapterSession | null | undefined | void>
-  deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
+  ): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
   createVerificationToken?(
     verificationToken: VerificationToken,
-  ): Awaitable<VerificationToken | null | undefined | void>
+  ): Promise<void> | Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it in one step, so a link works at most once. */
   useVerificationToken?(params: {
     identifier: string

@@ -1,0 +1,242 @@
+/**
+ * The demo's sign-in, sign-out, protected page and session update, through `<Form>` with
+ * JavaScript on (Qwik client navigation) and off (plain HTML form posts and 303 redirects).
+ */
+import { randomUUID } from "node:crypto"
+import { mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import type { Browser } from "playwright-core"
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest"
+import { DEMO, launch, open, pageErrors, sessionCookie, signIn, submitSignIn } from "./browser.js"
+
+const baseURL = inject("baseURL")
+const screenshots = fileURLToPath(new URL("./screenshots/", import.meta.url))
+let browser: Browser
+
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true })
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([])
+})
+
+describe.each([
+  { js: true, label: "with JavaScript" },
+  { js: false, label: "without JavaScript" },
+])("forms $label", ({ js }) => {
+  it("refuses a wrong password and shows why", async () => {
+    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    await signIn(page, { email: DEMO.email, password: "not-the-password" })
+    const url = new URL(page.url())
+    expect(url.pathname).toBe("/signin/")
+    expect(url.searchParams.get("error")).toBe("CredentialsSignin")
+    await expect(page.textContent('[data-testid="signin-error"]')).resolves.toContain(
+      "Wrong email or password",
+    )
+    expect(await sessionCookie(context)).toBeUndefined()
+    await context.close()
+  })
+
+  it("signs in, keeps the session across a reload, and signs out", async () => {
+    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    await page.goto("/signin/")
+    if (js) await page.screenshot({ path: `${screenshots}signin.png`, fullPage: true })
+    if (js) await page.evaluate(() => Object.assign(window, { __sameDocument: true }))
+    await submitSignIn(page)
+    expect(new URL(page.url()).pathname).toBe("/")
+    await expect(page.textContent('[data-testid="session-email"]')).resolves.toBe(DEMO.email)
+    if (js) {
+      // Qwik followed the 303 with client navigation: same document, no full page load.
+      expect(
+        await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument),
+      ).toBe(true)
+      await page.screenshot({ path: `${screenshots}home.png`, fullPage: true })
+    }
+
+    await page.reload()
+    await expect(page.textContent('[data-testid="session-email"]')).resolves.toBe(DEMO.email)
+
+    await Promise.all([page.waitForURL("**/"), page.click('[data-testid="sign-out"]')])
+    await page.waitForSelector('[data-testid="sign-in-link"]')
+    await expect(page.textContent('[data-testid="greeting"]')).resolves.toContain("Welcome")
+    expect(await sessionCookie(context)).toBeUndefined()
+    await page.reload()
+    await expect(page.textContent('[data-testid="greeting"]')).resolves.toContain("Welcome")
+    await context.close()
+  })
+
+  it("sends a signed-out visitor of a protected page to sign in, then back", async () => {
+    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const response = await page.goto("/protected/")
+    expect(response?.ok()).toBe(true)
+    const url = new URL(page.url())
+    expect(url.pathname).toBe("/signin/")
+    expect(url.searchParams.get("callbackUrl")).toBe("/protected/")
+
+    // A failed attempt keeps the destination.
+    await submitSignIn(page, { email: DEMO.email, password: "wrong password" })
+    await page.waitForSelector('[data-testid="signin-error"]')
+    const retry = new URL(page.url())
+    expect(retry.searchParams.get("error")).toBe("CredentialsSignin")
+    expect(retry.searchParams.get("callbackUrl")).toBe("/protected/")
+
+    await submitSignIn(page, DEMO, "/protected/")
+    await expect(page.textContent('[data-testid="protected-title"]')).resolves.toBe("Members only")
+    await context.close()
+  })
+
+  it("keeps the user on the app when redirectTo names another origin", async () => {
+    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    await signIn(
+      page,
+      DEMO,
+      `/signin/?callbackUrl=${encodeURIComponent("https://evil.example/steal")}`,
+    )
+    expect(new URL(page.url()).origin).toBe(baseURL)
+    await expect(page.textContent('[data-testid="session-email"]')).resolves.toBe(DEMO.email)
+    await context.close()
+  })
+
+  it("creates an account, refuses the same email twice, and signs the new user in", async () => {
+    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const email = `user-${randomUUID()}@example.com`
+    const signUp = async () => {
+      await page.goto("/signup/")
+      await page.fill('input[name="name"]', "Ada Lovelace")
+      await page.fill('input[name="email"]', email)
+      await page.fill('input[name="password"]', "correct horse battery")
+      await page.click('[data-testid="sign-up-submit"]')
+    }
+    await signUp()
+    await page.waitForSelector('[data-testid="signup-success"]')
+    await submitSignIn(page, { email, password: "correct horse battery" })
+    await expect(page.textContent('[data-testid="session-email"]')).resolves.toBe(email)
+    await expect(page.textContent('[data-testid="session-name"]')).resolves.toBe("Ada Lovelace")
+
+    await signUp()
+    await expect(page.textContent('[role="alert"]')).resolves.toContain("already exists")
+    await context.close()
+  })
+
+  it("updates a custom session field through the update trigger", async () => {
+    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    await signIn(page)
+    await page.goto("/profile/")
+    const nickname = js ? "Captain JS" : "Captain HTML"
+    await page.fill('input[name="data.nickname"]', nickname)
+    await page.click('[data-testid="save-nickname"]')
+    await page.waitForSelector('[data-testid="saved"]')
+    await expect(page.textContent('[data-testid="current-nickname"]')).resolves.toBe(nickname)
+    // The re-issued cookie carries the new value: a fresh page load still shows it.
+    await page.goto("/")
+    await expect(page.textContent('[data-testid="session-nickname"]')).resolves.toBe(nickname)
+    await context.close()
+  })
+})
+
+describe("the local OpenID Provider", () => {
+  it.each([
+    { js: true, label: "with JavaScript" },
+    { js: false, label: "without JavaScript" },
+  ])(
+    "signs in through a real OIDC round trip $label, and back to the same account",
+    async ({ js }) => {
+      const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+      const email = `oidc-${randomUUID()}@example.org`
+      const roundTrip = async () => {
+        await page.goto("/signin/?callbackUrl=%2Fprotected%2F")
+        await Promise.all([
+          page.waitForURL((url) => url.origin !== baseURL),
+          page.click('[data-testid="oauth-local-oidc"] button'),
+        ])
+        expect(new URL(page.url()).hostname).toBe("127.0.0.1")
+        if (js) await page.screenshot({ path: `${screenshots}oidc-provider.png` })
+        await page.fill('input[name="name"]', "Grace Hopper")
+        await page.fill('input[name="email"]', email)
+        await Promise.all([
+          page.waitForURL(`${baseURL}/protected/`),
+          page.click('button[value="login"]'),
+        ])
+      }
+      await roundTrip()
+      await expect(page.textContent('[data-testid="protected-title"]')).resolves.toBe(
+        "Members only",
+      )
+      await page.goto("/")
+      await expect(page.textContent('[data-testid="session-email"]')).resolves.toBe(email)
+      await expect(page.textContent('[data-testid="session-name"]')).resolves.toBe("Grace Hopper")
+      const firstId = await fetch(`${baseURL}/auth/session`, {
+        headers: {
+          cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; "),
+        },
+      }).then((r) => r.json() as Promise<{ user?: { id?: string } }>)
+
+      // Signing out and in again through the provider finds the same user.
+      await Promise.all([page.waitForURL(`${baseURL}/`), page.click('[data-testid="sign-out"]')])
+      await page.waitForSelector('[data-testid="sign-in-link"]')
+      await context.clearCookies()
+      await roundTrip()
+      const second = await fetch(`${baseURL}/auth/session`, {
+        headers: {
+          cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; "),
+        },
+      }).then((r) => r.json() as Promise<{ user?: { id?: string } }>)
+      expect(second.user?.id).toBeTruthy()
+      expect(second.user?.id).toBe(firstId.user?.id)
+      await context.close()
+    },
+  )
+
+  it("refuses to link an OIDC identity to an existing password account", async () => {
+    const { context, page } = await open(browser, baseURL)
+    await page.goto("/signin/")
+    await Promise.all([
+      page.waitForURL((url) => url.origin !== baseURL),
+      page.click('[data-testid="oauth-local-oidc"] button'),
+    ])
+    await page.fill('input[name="name"]', "Mallory")
+    await page.fill('input[name="email"]', DEMO.email)
+    await Promise.all([
+      page.waitForURL((url) => url.origin === baseURL),
+      page.click('button[value="login"]'),
+    ])
+    const url = new URL(page.url())
+    expect(url.pathname).toBe("/signin/")
+    expect(url.searchParams.get("error")).toBe("OAuthAccountNotLinked")
+    expect(await sessionCookie(context)).toBeUndefined()
+    await context.close()
+  })
+})
+
+describe("session cookie", () => {
+  it("is HttpOnly, SameSite=Lax and Path=/", async () => {
+    const { context, page } = await open(browser, baseURL)
+    await signIn(page)
+    const cookie = await sessionCookie(context)
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
+    // Plain http on loopback: no Secure flag and no __Secure- prefix.
+    expect(cookie?.secure).toBe(false)
+    await context.close()
+  })
+
+  it("when tampered with, gives a signed-out page rather than an error", async () => {
+    const { context, page } = await open(browser, baseURL)
+    await signIn(page)
+    const cookie = await sessionCookie(context)
+    expect(cookie).toBeDefined()
+    const value = cookie?.value ?? ""
+    const flipped = `${value.slice(0, -6)}${value.slice(-6) === "AAAAAA" ? "BBBBBB" : "AAAAAA"}`
+    await context.addCookies([{ ...cookie!, value: flipped }])
+    const response = await page.goto("/")
+    expect(response?.status()).toBe(200)
+    await expect(page.textContent('[data-testid="greeting"]')).resolves.toContain("Welcome")
+    await context.addCookies([{ ...cookie!, value: "not-a-token" }])
+    expect((await page.goto("/"))?.status()).toBe(200)
+    await expect(page.textContent('[data-testid="greeting"]')).resolves.toContain("Welcome")
+    await context.close()
+  })
+})

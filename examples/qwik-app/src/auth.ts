@@ -1,0 +1,76 @@
+/**
+ * The demo's Latchkey configuration. It is a module-level object so every request hands the core
+ * the same config and its resolved form is cached. The secret comes from `AUTH_SECRET` (generated
+ * into `.env` by `scripts/start.mjs` on first run). Sessions are database sessions in embedded
+ * PGlite (`lib/db.ts`): the cookie holds an opaque token, the row holds the rest.
+ */
+import type { Provider } from "@latchkey/core"
+import Credentials from "@latchkey/core/providers/credentials"
+import GitHub from "@latchkey/core/providers/github"
+import Google from "@latchkey/core/providers/google"
+import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"
+import type { QwikAuthConfig } from "@latchkey/qwik"
+import { adapter } from "./lib/db"
+import { getNickname, setNickname, verifyCredentials } from "./lib/users"
+
+declare module "@latchkey/core" {
+  interface Session {
+    /** The custom field of the demo, changed on the profile page through the `update` trigger. */
+    nickname?: string
+  }
+}
+
+/**
+ * OAuth/OIDC providers, each present only when configured; the sign-in page shows a button for
+ * every one. `scripts/start.mjs` starts a local OpenID Provider and sets `AUTH_LOCAL_OIDC_*`;
+ * GitHub and Google need `AUTH_GITHUB_ID`/`AUTH_GITHUB_SECRET` and
+ * `AUTH_GOOGLE_ID`/`AUTH_GOOGLE_SECRET` (the core's env defaults fill them in).
+ */
+function oauthProviders(): Provider[] {
+  const providers: Provider[] = []
+  if (process.env.AUTH_LOCAL_OIDC_ISSUER) {
+    providers.push(
+      oidcProvider({ id: "local-oidc", name: "Local OpenID", profile: standardOidcProfile }, {}),
+    )
+  }
+  if (process.env.AUTH_GITHUB_ID) providers.push(GitHub)
+  if (process.env.AUTH_GOOGLE_ID) providers.push(Google)
+  return providers
+}
+
+export const authConfig: QwikAuthConfig = {
+  providers: [
+    Credentials({
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
+      async authorize(credentials) {
+        const user = await verifyCredentials(credentials.email, credentials.password)
+        return user && { id: user.id, email: user.email, name: user.name }
+      },
+    }),
+    ...oauthProviders(),
+  ],
+  adapter,
+  session: { strategy: "database" },
+  pages: { signIn: "/signin/" },
+  // The Node server only listens on loopback and Qwik City derives the origin it checks actions
+  // against from the same Host header, so trusting it adds nothing an attacker controls.
+  trustHost: true,
+  callbacks: {
+    /**
+     * The nickname is the demo's custom session field. `update` (from the profile page) stores
+     * it; every session read includes it.
+     */
+    async session({ session, user, trigger, newSession }) {
+      const requested = (newSession as { nickname?: unknown } | undefined)?.nickname
+      if (trigger === "update" && typeof requested === "string" && requested.trim()) {
+        await setNickname(user.id, requested.trim().slice(0, 40))
+      }
+      if (session.user) session.user.id = user.id
+      session.nickname = (await getNickname(user.id)) ?? user.name?.split(" ")[0] ?? ""
+      return session
+    },
+  },
+}

@@ -1,0 +1,43 @@
+/**
+ * The demo's database: embedded PGlite (Postgres compiled to WebAssembly) in `.data/pglite`,
+ * created and migrated on first use, so `npm run demo` needs no database server. The schema is
+ * `@latchkey/adapter-postgres`'s (that of `@auth/pg-adapter`) plus two demo tables: password
+ * hashes for the credentials provider and the nickname shown on the profile page.
+ */
+import { mkdirSync } from "node:fs"
+import { resolve } from "node:path"
+import { PGlite } from "@electric-sql/pglite"
+import { migrate, PostgresAdapter, type Queryable } from "@latchkey/adapter-postgres"
+
+const demoSchema = `
+CREATE TABLE IF NOT EXISTS demo_credentials (
+  "userId" INTEGER PRIMARY KEY REFERENCES users ON DELETE CASCADE,
+  password_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS demo_profiles (
+  "userId" INTEGER PRIMARY KEY REFERENCES users ON DELETE CASCADE,
+  nickname TEXT NOT NULL
+);`
+
+let ready: Promise<PGlite> | undefined
+
+/** The migrated database; opened once per process. */
+export function database(): Promise<PGlite> {
+  ready ??= (async () => {
+    // `scripts/start.mjs` sets the folder; the default is relative to the working directory.
+    const dir = resolve(process.env.LATCHKEY_DATA_DIR ?? ".data/pglite")
+    mkdirSync(dir, { recursive: true })
+    const db = new PGlite(dir)
+    await migrate(db)
+    await db.exec(demoSchema)
+    return db
+  })()
+  return ready
+}
+
+/** Queries wait for the migrations, so the adapter can be created at import time. */
+const client: Queryable = {
+  query: async (text, params) => (await database()).query(text, params),
+}
+
+export const adapter = /*#__PURE__*/ PostgresAdapter(client)

@@ -1,0 +1,6 @@
+import { QwikAuth$ } from "@latchkey/qwik"
+import { authConfig } from "~/auth"
+
+export const { onRequest, useSession, useSignIn, useSignOut, useUpdateSession } = QwikAuth$(
+  () => authConfig,
+)

@@ -1,0 +1,90 @@
+import { component$ } from "@builder.io/qwik"
+import { type DocumentHead, Form, Link, routeLoader$, useLocation } from "@builder.io/qwik-city"
+import { authConfig } from "~/auth"
+import { DEMO_EMAIL, DEMO_PASSWORD } from "~/lib/demo-account"
+import { useSignIn } from "../plugin@auth"
+
+/** What the core's `?error=` means for a person. Unknown values get the generic text. */
+const errorMessages: Record<string, string> = {
+  CredentialsSignin: "Wrong email or password.",
+  MissingCSRF: "Your session form expired. Please try again.",
+  AccessDenied: "You are not allowed to sign in.",
+  RateLimited: "Too many attempts. Wait a moment and try again.",
+  OAuthAccountNotLinked:
+    "This email already has an account here. Sign in the way you did first (for the demo account: password).",
+  OAuthCallbackError: "The identity provider did not sign you in. Please try again.",
+}
+
+/** OAuth/OIDC providers configured on the server (none until their `AUTH_*_ID` is set). */
+export const useOAuthProviders = routeLoader$(() =>
+  authConfig.providers
+    .map((p) => (typeof p === "function" ? p() : p))
+    .filter((p) => p.type === "oauth" || p.type === "oidc")
+    .map((p) => ({ id: p.id, name: p.name })),
+)
+
+export default component$(() => {
+  const signIn = useSignIn()
+  const oauth = useOAuthProviders()
+  const loc = useLocation()
+  const error = loc.url.searchParams.get("error")
+  const created = loc.url.searchParams.get("created") === "1"
+  const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
+  const email = loc.url.searchParams.get("email") ?? ""
+  return (
+    <section class="card narrow">
+      <p class="eyebrow">Welcome back</p>
+      <h1>Sign in</h1>
+      {error && (
+        <p class="notice error" role="alert" data-testid="signin-error">
+          {errorMessages[error] ?? "Could not sign you in. Please try again."}
+        </p>
+      )}
+      {created && (
+        <p class="notice success" data-testid="signup-success">
+          Account created. Sign in with your new password.
+        </p>
+      )}
+      <Form action={signIn} class="stack">
+        <input type="hidden" name="providerId" value="credentials" />
+        <input type="hidden" name="options.redirectTo" value={callbackUrl} />
+        <label>
+          Email
+          <input name="options.email" type="email" autoComplete="username" required value={email} />
+        </label>
+        <label>
+          Password
+          <input name="options.password" type="password" autoComplete="current-password" required />
+        </label>
+        <button type="submit" class="button" data-testid="sign-in-submit">
+          Sign in
+        </button>
+      </Form>
+      {oauth.value.length > 0 && (
+        <div class="stack oauth">
+          <p class="divider">or</p>
+          {oauth.value.map((p) => (
+            // A full-page POST: the provider's authorization page is on another origin.
+            <Form key={p.id} action={signIn} reloadDocument data-testid={`oauth-${p.id}`}>
+              <input type="hidden" name="providerId" value={p.id} />
+              <input type="hidden" name="options.redirectTo" value={callbackUrl} />
+              <button type="submit" class="button ghost wide">
+                Continue with {p.name}
+              </button>
+            </Form>
+          ))}
+        </div>
+      )}
+      <p class="demo-box">
+        Demo account
+        <br />
+        <code>{DEMO_EMAIL}</code> / <code>{DEMO_PASSWORD}</code>
+      </p>
+      <p class="hint">
+        No account? <Link href="/signup/">Create one</Link>
+      </p>
+    </section>
+  )
+})
+
+export const head: DocumentHead = { title: "Sign in" }

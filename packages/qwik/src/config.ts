@@ -1,0 +1,49 @@
+/**
+ * Turning the user's config QRL into the config the core receives, cheaply. The core caches its
+ * resolved options per config object, so handing it the same object on every request matters:
+ * we memoise the env-defaulted config per user config object and per environment values. The QRL
+ * itself runs at most once per request (the promise is parked in `sharedMap`).
+ */
+
+import type { QRL } from "@builder.io/qwik"
+import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core"
+import { readAuthEnv } from "./env.js"
+import { CONFIG_KEY } from "./shared-map.js"
+import type { QwikAuthConfig } from "./types.js"
+
+/** What `QwikAuth$` receives: a function of the request event returning the config. @public */
+export type QwikAuthConfigFn<C extends QwikAuthConfig = QwikAuthConfig> = (
+  event: RequestEventCommon,
+) => C | PromiseLike<C>
+
+const memo = new WeakMap<QwikAuthConfig, { envKey: string; config: QwikAuthConfig }>()
+
+function withEnvDefaults(event: RequestEventCommon, user: QwikAuthConfig): QwikAuthConfig {
+  const env = readAuthEnv(event.env, user)
+  // Values stay in memory only; this string is never logged.
+  const envKey = JSON.stringify(env)
+  const hit = memo.get(user)
+  if (hit && hit.envKey === envKey) return hit.config
+  const config = coreSetEnvDefaults(env, user)
+  memo.set(user, { envKey, config })
+  return config
+}
+
+/** The config for this request: the QRL runs once, the result is reused by every handler. */
+export function resolveConfig<C extends QwikAuthConfig>(
+  event: RequestEventCommon,
+  configQrl: QRL<QwikAuthConfigFn<C>>,
+): Promise<QwikAuthConfig> {
+  const parked = event.sharedMap.get(CONFIG_KEY) as Promise<QwikAuthConfig> | undefined
+  if (parked) return parked
+  const pending = Promise.resolve(configQrl(event)).then((user) => withEnvDefaults(event, user))
+  event.sharedMap.set(CONFIG_KEY, pending)
+  return pending
+}
+
+/** `basePath` without a trailing slash; `/auth` unless configured. */
+export function basePathOf(config: QwikAuthConfig): string {
+  const base = config.basePath ?? "/auth"
+  return base.endsWith("/") ? base.slice(0, -1) : base
+}

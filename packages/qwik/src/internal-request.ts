@@ -1,0 +1,74 @@
+/**
+ * Requests the actions send to the core. They are built from scratch rather than cloned from the
+ * action request: only the headers the core reads are copied, so a stale `Content-Length` or an
+ * `Accept` header meant for Qwik never reaches it. The core's CSRF check sees the action's own
+ * `Origin`/`Sec-Fetch-Site` (same-origin, or Qwik City would have refused it): `skipCSRFCheck` is
+ * never used. `X-Auth-Return-Redirect` asks the core for `200 {url}` instead of a redirect, so
+ * the action can redirect with 303 through Qwik.
+ */
+import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { Auth } from "@latchkey/core"
+import { applySetCookieHeaders } from "./cookies.js"
+import type { QwikAuthConfig } from "./types.js"
+
+const forwardedHeaders = [
+  "cookie",
+  "host",
+  "user-agent",
+  "accept-language",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+] as const
+
+export interface CoreCall {
+  /** Path under the app origin, e.g. `/auth/callback/credentials`. */
+  path: string
+  /** Query string without `?`. */
+  query?: string
+  body: URLSearchParams | Record<string, unknown>
+}
+
+export function buildCoreRequest(event: RequestEventCommon, call: CoreCall): Request {
+  const url = new URL(call.path, event.url.origin)
+  if (call.query) url.search = call.query
+  const headers = new Headers()
+  for (const name of forwardedHeaders) {
+    const value = event.request.headers.get(name)
+    if (value !== null) headers.set(name, value)
+  }
+  // The action request already passed Qwik City's origin check. Its own `Origin` and
+  // `Sec-Fetch-Site` are passed on so the core checks them again (defence in depth, and still
+  // right when an app turns `checkOrigin` off). Browsers send `Origin` on every cross-origin
+  // POST, so a request without either header cannot be a cross-site forgery: it gets ours.
+  const origin = event.request.headers.get("origin")
+  const site = event.request.headers.get("sec-fetch-site")
+  if (origin !== null) headers.set("origin", origin)
+  if (site !== null) headers.set("sec-fetch-site", site)
+  if (origin === null && site === null) headers.set("origin", event.url.origin)
+  headers.set("x-auth-return-redirect", "1")
+  const isForm = call.body instanceof URLSearchParams
+  headers.set("content-type", isForm ? "application/x-www-form-urlencoded" : "application/json")
+  const body = isForm ? call.body.toString() : JSON.stringify(call.body)
+  return new Request(url, { method: "POST", headers, body })
+}
+
+/** Send `call` to the core, apply its cookies, and return the parsed JSON body. */
+export async function callCore(
+  event: RequestEventCommon,
+  config: QwikAuthConfig,
+  call: CoreCall,
+): Promise<{ status: number; body: unknown }> {
+  const response = await Auth(buildCoreRequest(event, call), config)
+  applySetCookieHeaders(event, response.headers)
+  const type = response.headers.get("content-type") ?? ""
+  const body: unknown = type.includes("application/json") ? await response.json() : null
+  return { status: response.status, body }
+}
+
+/** The `{url}` the core answers with `X-Auth-Return-Redirect`, or `null`. */
+export function redirectUrlOf(result: { status: number; body: unknown }): string | null {
+  if (result.status !== 200 || typeof result.body !== "object" || result.body === null) return null
+  const url = (result.body as { url?: unknown }).url
+  return typeof url === "string" ? url : null
+}

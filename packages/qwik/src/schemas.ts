@@ -1,0 +1,86 @@
+/**
+ * Input of the sign-in and sign-out actions, validated by Qwik City's `zod$`. A failed validation
+ * makes the action return `{ failed: true, fieldErrors: { authorizationParams?, options?,
+ * providerId?, redirectTo? }, formErrors }` (Qwik City builds that shape from these schemas).
+ */
+// biome-ignore-all lint/correctness/useQwikValidLexicalScope: module-level helpers called inside the zod$ schema factory, nothing is captured
+import type { z } from "@builder.io/qwik-city"
+
+/**
+ * Schemas are functions of Qwik City's `z` (the form `zod$` accepts): nothing is built at import
+ * time, so the browser bundle of an app never constructs them.
+ */
+type Z = typeof z
+
+/**
+ * Authorization parameters the flow itself owns. Letting the client set them would let it swap the
+ * client id or the redirect URI, or defeat state/PKCE/nonce. The core refuses them too.
+ */
+export const protectedAuthorizationParams: ReadonlySet<string> = new Set([
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "response_mode",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "request",
+  "request_uri",
+])
+
+function toSearchParams(value: string | URLSearchParams | Record<string, string>): URLSearchParams {
+  return new URLSearchParams(value)
+}
+
+const authorizationParams = (z: Z) =>
+  z
+    .union([
+      z.string().max(4096),
+      z.custom<URLSearchParams>((v) => v instanceof URLSearchParams, "must be URLSearchParams"),
+      z.record(z.string(), z.string().max(2048)),
+    ])
+    .superRefine((value, ctx) => {
+      for (const key of toSearchParams(value).keys()) {
+        if (protectedAuthorizationParams.has(key)) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${key}" cannot be overridden` })
+          return
+        }
+      }
+    })
+    .transform(toSearchParams)
+
+const redirectTo = (z: Z) => z.string().min(1).max(2048)
+
+/** Credentials travel as form fields; nested objects would arrive as `[object Object]`. */
+const credentialValue = (z: Z) => z.union([z.string().max(4096), z.number(), z.boolean()])
+
+/** @public */
+export const signInSchema = (z: Z) => ({
+  providerId: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\w.-]+$/, "invalid provider id")
+    .optional(),
+  redirectTo: redirectTo(z).optional(),
+  options: z
+    .object({ redirectTo: redirectTo(z).optional() })
+    .catchall(credentialValue(z))
+    .optional(),
+  authorizationParams: authorizationParams(z).optional(),
+})
+
+/** @public */
+export const signOutSchema = (z: Z) => ({
+  redirectTo: redirectTo(z).optional(),
+})
+
+/** Data for the session `update` trigger: a flat record of short strings. */
+export const updateSessionSchema = (z: Z) => ({
+  data: z.record(z.string(), z.union([z.string().max(1024), z.number(), z.boolean()])),
+})
+
+export type SignInInput = z.output<z.ZodObject<ReturnType<typeof signInSchema>>>
+export type SignOutInput = z.output<z.ZodObject<ReturnType<typeof signOutSchema>>>
+export type UpdateSessionInput = z.output<z.ZodObject<ReturnType<typeof updateSessionSchema>>>

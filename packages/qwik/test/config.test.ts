@@ -1,0 +1,61 @@
+import type { QRL } from "@builder.io/qwik"
+import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { describe, expect, it, vi } from "vitest"
+import { basePathOf, type QwikAuthConfigFn, resolveConfig } from "../src/config.js"
+import { isAuthRequest } from "../src/on-request.js"
+import type { QwikAuthConfig } from "../src/types.js"
+
+function fakeEvent(env: Record<string, string> = { AUTH_SECRET: "s".repeat(32) }) {
+  return {
+    env: { get: (key: string) => env[key] },
+    sharedMap: new Map<string, unknown>(),
+  } as unknown as RequestEventCommon
+}
+
+const userConfig: QwikAuthConfig = { providers: [], basePath: "/api/auth" }
+
+describe("resolveConfig", () => {
+  it("runs the config function once per request", async () => {
+    const fn = vi.fn(() => userConfig)
+    const event = fakeEvent()
+    const qrl = fn as unknown as QRL<QwikAuthConfigFn>
+    await Promise.all([resolveConfig(event, qrl), resolveConfig(event, qrl)])
+    await resolveConfig(event, qrl)
+    expect(fn).toHaveBeenCalledTimes(1)
+  })
+
+  it("hands the core the same object across requests, so its resolved form stays cached", async () => {
+    const qrl = (() => userConfig) as unknown as QRL<QwikAuthConfigFn>
+    const a = await resolveConfig(fakeEvent(), qrl)
+    const b = await resolveConfig(fakeEvent(), qrl)
+    expect(a).toBe(b)
+    expect(a).not.toBe(userConfig)
+    expect(a.secret).toBeTruthy()
+    // A different environment (another secret) gives another config.
+    const c = await resolveConfig(fakeEvent({ AUTH_SECRET: "t".repeat(32) }), qrl)
+    expect(c).not.toBe(a)
+  })
+
+  it("neither mutates the user's config nor turns CSRF protection off", async () => {
+    const qrl = (() => userConfig) as unknown as QRL<QwikAuthConfigFn>
+    const config = await resolveConfig(fakeEvent(), qrl)
+    expect(userConfig).toEqual({ providers: [], basePath: "/api/auth" })
+    expect(config.skipCSRFCheck).toBeUndefined()
+    expect(config.basePath).toBe("/api/auth")
+  })
+})
+
+describe("basePath", () => {
+  it("is respected, with /auth as the default", () => {
+    expect(basePathOf({ providers: [] })).toBe("/auth")
+    expect(basePathOf({ providers: [], basePath: "/api/auth/" })).toBe("/api/auth")
+    expect(isAuthRequest("/api/auth/session", "/api/auth")).toBe(true)
+    expect(isAuthRequest("/auth/session", "/api/auth")).toBe(false)
+    expect(isAuthRequest("/api/authsession", "/api/auth")).toBe(false)
+  })
+
+  it("leaves the app's own pages under basePath alone", () => {
+    expect(isAuthRequest("/auth/signin/credentials", "/auth")).toBe(true)
+    expect(isAuthRequest("/auth/welcome", "/auth")).toBe(false)
+  })
+})

@@ -1,0 +1,36 @@
+import type { Session } from "@latchkey/core"
+import { describe, expectTypeOf, it } from "vitest"
+import type { QwikAuth$ } from "../src/qwik-auth.js"
+import type { QwikAuthConfig, SessionOf } from "../src/types.js"
+
+describe("SessionOf", () => {
+  it("is Session for a config typed as QwikAuthConfig", () => {
+    expectTypeOf<SessionOf<QwikAuthConfig>>().toEqualTypeOf<Session>()
+  })
+
+  it("is what the session callback returns when TypeScript can see it", () => {
+    const config = {
+      providers: [],
+      callbacks: {
+        session: async ({ session }: { session: Session }) => ({
+          ...session,
+          role: "admin" as const,
+        }),
+      },
+    } satisfies QwikAuthConfig
+    expectTypeOf<SessionOf<typeof config>["role"]>().toEqualTypeOf<"admin">()
+    expectTypeOf<SessionOf<typeof config>>().toExtend<Session>()
+  })
+
+  it("flows from the config function to useSession()", () => {
+    const config = {
+      providers: [],
+      callbacks: { session: ({ session }: { session: Session }) => ({ ...session, plan: "pro" }) },
+    } satisfies QwikAuthConfig
+    // Type-level only: QwikAuth$ needs the Qwik optimizer to run.
+    type Auth = ReturnType<typeof QwikAuth$<typeof config>>
+    type Value = NonNullable<ReturnType<Auth["useSession"]>["value"]>
+    expectTypeOf<Value["plan"]>().toEqualTypeOf<string>()
+    expectTypeOf<SessionOf<QwikAuthConfig>>().toEqualTypeOf<Session>()
+  })
+})
