@@ -4,7 +4,8 @@ import { qwikVite } from "@builder.io/qwik/optimizer"
 import { qwikCity } from "@builder.io/qwik-city/vite"
 import { defineConfig } from "vite"
 
-const serverOnly = [/^node:/, "@electric-sql/pglite", "@latchkey/adapter-postgres"]
+// `nodemailer`: the core loads it only to send over SMTP, which the demo never does (dev mailbox).
+const serverOnly = [/^node:/, "@electric-sql/pglite", "@latchkey/adapter-postgres", "nodemailer"]
 
 export default defineConfig(() => ({
   plugins: [qwikCity(), qwikVite()],

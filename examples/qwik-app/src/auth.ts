@@ -6,11 +6,13 @@
  */
 import type { Provider } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
+import Email from "@latchkey/core/providers/email"
 import GitHub from "@latchkey/core/providers/github"
 import Google from "@latchkey/core/providers/google"
 import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"
 import type { QwikAuthConfig } from "@latchkey/qwik"
 import { adapter } from "./lib/db"
+import { deliverToDevMailbox, devMailboxEnabled } from "./lib/dev-mailbox"
 import { getNickname, setNickname, verifyCredentials } from "./lib/users"
 
 declare module "@latchkey/core" {
@@ -38,6 +40,20 @@ function oauthProviders(): Provider[] {
   return providers
 }
 
+/**
+ * Magic links (id "email"), delivered to the dev mailbox (`/dev/mailbox/`) instead of being sent.
+ * A real app passes `server` (an SMTP URL) and keeps the default sender.
+ */
+function emailProviders(): Provider[] {
+  if (!devMailboxEnabled()) return []
+  return [
+    Email({
+      from: "Latchkey demo <no-reply@localhost>",
+      sendVerificationRequest: deliverToDevMailbox,
+    }),
+  ]
+}
+
 export const authConfig: QwikAuthConfig = {
   providers: [
     Credentials({
@@ -50,11 +66,13 @@ export const authConfig: QwikAuthConfig = {
         return user && { id: user.id, email: user.email, name: user.name }
       },
     }),
+    ...emailProviders(),
     ...oauthProviders(),
   ],
   adapter,
   session: { strategy: "database" },
-  pages: { signIn: "/signin/" },
+  // After asking for a link: the demo's own page, which points to the dev mailbox.
+  pages: { signIn: "/signin/", verifyRequest: "/verify-request/" },
   // The Node server only listens on loopback and Qwik City derives the origin it checks actions
   // against from the same Host header, so trusting it adds nothing an attacker controls.
   trustHost: true,

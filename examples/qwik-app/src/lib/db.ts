@@ -1,8 +1,9 @@
 /**
  * The demo's database: embedded PGlite (Postgres compiled to WebAssembly) in `.data/pglite`,
  * created and migrated on first use, so `npm run demo` needs no database server. The schema is
- * `@latchkey/adapter-postgres`'s (that of `@auth/pg-adapter`) plus two demo tables: password
- * hashes for the credentials provider and the nickname shown on the profile page.
+ * `@latchkey/adapter-postgres`'s (that of `@auth/pg-adapter`) plus three demo tables: password
+ * hashes for the credentials provider, the nickname shown on the profile page, and the dev
+ * mailbox (the sign-in mails the demo "sends", see `dev-mailbox.ts`).
  */
 import { mkdirSync } from "node:fs"
 import { resolve } from "node:path"
@@ -17,6 +18,14 @@ CREATE TABLE IF NOT EXISTS demo_credentials (
 CREATE TABLE IF NOT EXISTS demo_profiles (
   "userId" INTEGER PRIMARY KEY REFERENCES users ON DELETE CASCADE,
   nickname TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS dev_mailbox (
+  id SERIAL PRIMARY KEY,
+  recipient TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  url TEXT NOT NULL,
+  expires TIMESTAMPTZ NOT NULL,
+  sent_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );`
 
 let ready: Promise<PGlite> | undefined

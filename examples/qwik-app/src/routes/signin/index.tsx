@@ -13,6 +13,7 @@ const errorMessages: Record<string, string> = {
   OAuthAccountNotLinked:
     "This email already has an account here. Sign in the way you did first (for the demo account: password).",
   OAuthCallbackError: "The identity provider did not sign you in. Please try again.",
+  EmailSignInError: "That address cannot get a sign-in link. Check it and try again.",
 }
 
 /** OAuth/OIDC providers configured on the server (none until their `AUTH_*_ID` is set). */
@@ -23,9 +24,18 @@ export const useOAuthProviders = routeLoader$(() =>
     .map((p) => ({ id: p.id, name: p.name })),
 )
 
+/** The magic-link provider, if any (the demo's delivers to the dev mailbox). */
+export const useEmailProvider = routeLoader$(() => {
+  const provider = authConfig.providers
+    .map((p) => (typeof p === "function" ? p() : p))
+    .find((p) => p.type === "email")
+  return provider ? { id: provider.id, name: provider.name } : null
+})
+
 export default component$(() => {
   const signIn = useSignIn()
   const oauth = useOAuthProviders()
+  const emailProvider = useEmailProvider()
   const loc = useLocation()
   const error = loc.url.searchParams.get("error")
   const created = loc.url.searchParams.get("created") === "1"
@@ -60,6 +70,32 @@ export default component$(() => {
           Sign in
         </button>
       </Form>
+      {emailProvider.value && (
+        <div class="stack email">
+          <p class="divider">or</p>
+          <Form action={signIn} class="stack" data-testid="email-signin">
+            <input type="hidden" name="providerId" value={emailProvider.value.id} />
+            <input type="hidden" name="options.redirectTo" value={callbackUrl} />
+            <label>
+              Sign in with an email link
+              <input
+                name="options.email"
+                type="email"
+                autoComplete="email"
+                placeholder="you@example.com"
+                required
+                data-testid="email-link-address"
+              />
+            </label>
+            <button type="submit" class="button ghost wide" data-testid="email-link-submit">
+              Email me a sign-in link
+            </button>
+          </Form>
+          <p class="hint">
+            The demo sends no mail: links land in the <a href="/dev/mailbox/">dev mailbox</a>.
+          </p>
+        </div>
+      )}
       {oauth.value.length > 0 && (
         <div class="stack oauth">
           <p class="divider">or</p>
