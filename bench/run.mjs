@@ -2,6 +2,7 @@
 import os from "node:os"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
+import { benchQwikPages } from "./qwik-page.mjs"
 import { benchTokens } from "./token.mjs"
 
 const only = process.argv[2]
@@ -9,6 +10,7 @@ const suites = {
   tokens: benchTokens,
   "auth-session": benchAuthSession,
   "db-session": benchDatabaseSession,
+  "qwik-page": benchQwikPages,
 }
 
 console.log(

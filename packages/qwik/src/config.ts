@@ -8,7 +8,7 @@
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core"
-import { readAuthEnv } from "./env.js"
+import { envKeys } from "./env.js"
 import { CONFIG_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
 
@@ -17,17 +17,25 @@ export type QwikAuthConfigFn<C extends QwikAuthConfig = QwikAuthConfig> = (
   event: RequestEventCommon,
 ) => C | PromiseLike<C>
 
-const memo = new WeakMap<QwikAuthConfig, { envKey: string; config: QwikAuthConfig }>()
+const memo = new WeakMap<
+  QwikAuthConfig,
+  { values: (string | undefined)[]; config: QwikAuthConfig }
+>()
 
 function withEnvDefaults(event: RequestEventCommon, user: QwikAuthConfig): QwikAuthConfig {
-  const env = readAuthEnv(event.env, user)
-  // Values stay in memory only; this string is never logged.
-  const envKey = JSON.stringify(env)
+  // Qwik builds a new `env` per request, so the memo is keyed by the values themselves.
+  const keys = envKeys(user)
+  const values = keys.map((key) => event.env.get(key))
   const hit = memo.get(user)
-  if (hit && hit.envKey === envKey) return hit.config
+  if (hit && sameValues(hit.values, values)) return hit.config
+  const env = Object.fromEntries(keys.map((key, i) => [key, values[i]]))
   const config = coreSetEnvDefaults(env, user)
-  memo.set(user, { envKey, config })
+  memo.set(user, { values, config })
   return config
+}
+
+function sameValues(a: readonly (string | undefined)[], b: readonly (string | undefined)[]) {
+  return a.length === b.length && a.every((value, i) => value === b[i])
 }
 
 /** The config for this request: the QRL runs once, the result is reused by every handler. */

@@ -8,36 +8,59 @@ import type { EnvGetter } from "@builder.io/qwik-city/middleware/request-handler
 import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core"
 import type { QwikAuthConfig } from "./types.js"
 
-const globalKeys = [
-  "AUTH_URL",
-  "AUTH_SECRET",
-  "AUTH_SECRET_1",
-  "AUTH_SECRET_2",
-  "AUTH_SECRET_3",
-  "AUTH_REDIRECT_PROXY_URL",
-  "AUTH_TRUST_HOST",
-  "VERCEL",
-  "CF_PAGES",
-  "NODE_ENV",
-] as const
-
 /** `github` → `GITHUB`, `azure-ad` → `AZURE_AD`, as the core names provider variables. */
 function envName(providerId: string): string {
   return providerId.toUpperCase().replace(/-/g, "_")
 }
 
-/** The env keys a config reads; computed once per config object (provider factories run once). */
+/** The provider variables the core's env defaulting reads, by provider type. */
+const providerSuffixes: Record<string, readonly string[]> = {
+  oauth: ["ID", "SECRET", "ISSUER"],
+  oidc: ["ID", "SECRET", "ISSUER"],
+  email: ["KEY"],
+  credentials: [],
+  webauthn: [],
+}
+const ALL_SUFFIXES = ["ID", "SECRET", "ISSUER", "KEY"]
+
+/**
+ * The env keys this config can still take a value from: settings the config already has, and
+ * credentials providers, read nothing. Every page request reads these, so fewer is cheaper.
+ * Computed once per config object (provider factories are called once here).
+ */
 const keysByConfig = new WeakMap<QwikAuthConfig, readonly string[]>()
 
-function envKeys(config: QwikAuthConfig): readonly string[] {
+export function envKeys(config: QwikAuthConfig): readonly string[] {
   let keys = keysByConfig.get(config)
-  if (!keys) {
-    const ids = config.providers.map((p) => (typeof p === "function" ? p() : p).id)
-    const suffixes = ["ID", "SECRET", "ISSUER", "KEY"]
-    keys = [...globalKeys, ...ids.flatMap((id) => suffixes.map((s) => `AUTH_${envName(id)}_${s}`))]
-    keysByConfig.set(config, keys)
+  if (keys) return keys
+  const list = ["AUTH_URL"]
+  if (!config.secret || config.secret.length === 0) {
+    list.push("AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3")
   }
+  if (config.trustHost === undefined) list.push("AUTH_TRUST_HOST")
+  if (config.redirectProxyUrl === undefined) list.push("AUTH_REDIRECT_PROXY_URL")
+  for (const provider of config.providers) {
+    const { id, type } = describeProvider(provider)
+    for (const suffix of providerSuffixes[type] ?? ALL_SUFFIXES) {
+      list.push(`AUTH_${envName(id)}_${suffix}`)
+    }
+  }
+  keys = list
+  keysByConfig.set(config, keys)
   return keys
+}
+
+/** A provider's id and type; for a factory that cannot be called bare, read every variable. */
+function describeProvider(provider: QwikAuthConfig["providers"][number]): {
+  id: string
+  type: string
+} {
+  if (typeof provider !== "function") return provider
+  try {
+    return provider()
+  } catch {
+    return { id: provider.name.toLowerCase(), type: "unknown" }
+  }
 }
 
 /** The subset of the environment the core's env defaulting reads, as a plain record. */

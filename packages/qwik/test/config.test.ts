@@ -1,7 +1,10 @@
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
+import Credentials from "@latchkey/core/providers/credentials"
+import GitHub from "@latchkey/core/providers/github"
 import { describe, expect, it, vi } from "vitest"
 import { basePathOf, type QwikAuthConfigFn, resolveConfig } from "../src/config.js"
+import { envKeys } from "../src/env.js"
 import { isAuthRequest } from "../src/on-request.js"
 import type { QwikAuthConfig } from "../src/types.js"
 
@@ -42,6 +45,34 @@ describe("resolveConfig", () => {
     expect(userConfig).toEqual({ providers: [], basePath: "/api/auth" })
     expect(config.skipCSRFCheck).toBeUndefined()
     expect(config.basePath).toBe("/api/auth")
+  })
+})
+
+describe("envKeys", () => {
+  it("reads only the variables this config can still take a value from", () => {
+    const credentialsOnly: QwikAuthConfig = {
+      secret: "s".repeat(32),
+      trustHost: true,
+      providers: [Credentials({ authorize: async () => null })],
+    }
+    expect(envKeys(credentialsOnly)).toEqual(["AUTH_URL", "AUTH_REDIRECT_PROXY_URL"])
+    const withGitHub: QwikAuthConfig = { providers: [GitHub] }
+    expect(envKeys(withGitHub)).toEqual(
+      expect.arrayContaining(["AUTH_SECRET", "AUTH_SECRET_3", "AUTH_TRUST_HOST", "AUTH_GITHUB_ID"]),
+    )
+    expect(envKeys(withGitHub)).toContain("AUTH_GITHUB_SECRET")
+  })
+
+  it("picks up a changed value of a variable it reads", async () => {
+    const user: QwikAuthConfig = { providers: [GitHub] }
+    const qrl = (() => user) as unknown as QRL<QwikAuthConfigFn>
+    const base = { AUTH_SECRET: "s".repeat(32), AUTH_GITHUB_ID: "one" }
+    const a = await resolveConfig(fakeEvent(base), qrl)
+    const b = await resolveConfig(fakeEvent({ ...base }), qrl)
+    const c = await resolveConfig(fakeEvent({ ...base, AUTH_GITHUB_ID: "two" }), qrl)
+    expect(b).toBe(a)
+    expect(c).not.toBe(a)
+    expect((c.providers[0] as { clientId?: string }).clientId).toBe("two")
   })
 })
 

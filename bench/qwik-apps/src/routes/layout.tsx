@@ -1,0 +1,7 @@
+import { component$, Slot } from "@builder.io/qwik"
+
+export default component$(() => (
+  <main>
+    <Slot />
+  </main>
+))

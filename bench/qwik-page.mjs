@@ -1,0 +1,251 @@
+// Page requests through a real Qwik City server: the same minimal app (`bench/qwik-apps`) built
+// with @latchkey/qwik, with @auth/qwik, and with no auth at all, each served by Qwik City's Node
+// middleware in its own child process on loopback and driven by autocannon, one server at a time
+// (on a small machine the load generator and the server already share the cores).
+//
+// `BENCH_PAGE_SECONDS` (default 5) is the measured time per server and scenario, after a warm-up
+// that lasts until the server's rate stops rising (at most 20 s). `BENCH_PAGE_NODE_ARGS` is passed
+// to the server processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+import { spawn } from "node:child_process"
+import { encode } from "@latchkey/core/jwt"
+import autocannon from "autocannon"
+import { fmt, printTable, ratio } from "./harness.mjs"
+import { ensureQwikApps, serverEntry } from "./qwik-apps/build.mjs"
+
+const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
+const COOKIE = "authjs.session-token"
+const EMAIL = "ada@example.com"
+const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_PAGE_SECONDS ?? 5))) // 1 s each
+const MAX_WARMUP_SECONDS = 20
+const CONNECTIONS = 10
+
+const NAMES = { latchkey: "Latchkey", authjs: "@auth/qwik", none: "no auth" }
+
+/** Start a built variant on a free loopback port; resolves once it prints its URL. */
+function startServer(variant) {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PAGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+      serverEntry(variant),
+    ],
+    {
+      // A small, explicit environment: both libraries read AUTH_* from it, so a stray AUTH_URL
+      // in the caller's shell must not change what is measured.
+      env: { PATH: process.env.PATH, NODE_ENV: "production", AUTH_SECRET: SECRET, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  )
+  let output = ""
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${variant}: no URL after 15 s\n${output}`)),
+      15_000,
+    )
+    const onData = (chunk) => {
+      output += chunk
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
+      if (url) {
+        clearTimeout(timer)
+        resolve(url)
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${variant}: server exited (${code}) before listening\n${output}`))
+    })
+  })
+  return { variant, child, ready }
+}
+
+/** SIGTERM (the server exits cleanly, so `--cpu-prof` gets written), SIGKILL after 5 s. */
+async function stopServer({ child }) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  child.kill("SIGTERM")
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** What the page says about the session: the email, "signed out" or "no auth". */
+async function whoIsShown(url, cookie) {
+  const res = await fetch(url, { headers: cookie ? { cookie } : {} })
+  const html = await res.text()
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}\n${html.slice(0, 500)}`)
+  return /<p id="who"[^>]*>([^<]*)</.exec(html)?.[1]
+}
+
+/** A loud failure unless every variant renders what it should, with and without the cookie. */
+async function verify(urls, cookie) {
+  const expected = {
+    latchkey: [EMAIL, "signed out"],
+    authjs: [EMAIL, "signed out"],
+    none: ["no auth", "no auth"],
+  }
+  for (const [variant, [signedIn, signedOut]] of Object.entries(expected)) {
+    const shown = [await whoIsShown(urls[variant], cookie), await whoIsShown(urls[variant])]
+    if (shown[0] !== signedIn || shown[1] !== signedOut) {
+      throw new Error(
+        `${variant}: the page shows ${JSON.stringify(shown)} (with, without the session cookie), ` +
+          `expected ${JSON.stringify([signedIn, signedOut])}`,
+      )
+    }
+  }
+}
+
+async function load(url, cookie, seconds) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: cookie ? { cookie } : {},
+  })
+  if (result.errors || result.timeouts || result.non2xx) {
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+    )
+  }
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/**
+ * 1 s runs until the rate stops rising (two in a row within 3% of the best so far). A fixed 1 s
+ * is not enough: @auth/qwik's server needs ~4,000 requests (5–10 s here) before its JIT settles,
+ * and measuring it earlier would understate it by up to 40%.
+ */
+async function warmUp(url, cookie) {
+  let best = 0
+  let flat = 0
+  for (let s = 0; s < MAX_WARMUP_SECONDS && flat < 2; s++) {
+    const { rps } = await load(url, cookie, 1)
+    flat = rps > best * 1.03 ? 0 : flat + 1
+    best = Math.max(best, rps)
+  }
+}
+
+/**
+ * One scenario across the variants, in 1 s runs taken in alternating order (as `harness.mjs`
+ * does), so a neighbour's burst or CPU drift hits every variant alike; each figure is the median
+ * over its runs.
+ */
+async function scenario(urls, cookie) {
+  const variants = Object.keys(urls)
+  for (const v of variants) await warmUp(urls[v], cookie)
+  const runs = Object.fromEntries(variants.map((v) => [v, []]))
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const v of round % 2 ? [...variants].reverse() : variants) {
+      runs[v].push(await load(urls[v], cookie, 1))
+    }
+  }
+  return Object.fromEntries(
+    variants.map((v) => [
+      v,
+      {
+        rps: median(runs[v].map((r) => r.rps)),
+        p50: median(runs[v].map((r) => r.p50)),
+        p99: median(runs[v].map((r) => r.p99)),
+      },
+    ]),
+  )
+}
+
+// Two decimals: "no measurable cost" is a question about the second one.
+const ratio2 = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : "–")
+
+export async function benchQwikPages() {
+  ensureQwikApps()
+  const token = await encode({
+    token: { name: "Ada Lovelace", email: EMAIL, picture: null, sub: "user-1" },
+    secret: SECRET,
+    salt: COOKIE,
+  })
+  const cookie = `${COOKIE}=${token}`
+
+  const servers = ["latchkey", "authjs", "none"].map(startServer)
+  // Should this process die without reaching `finally`, take the servers with it.
+  const killAll = () => {
+    for (const { child } of servers) if (child.exitCode === null) child.kill("SIGKILL")
+  }
+  process.once("exit", killAll)
+  const r = {}
+  try {
+    const urls = {}
+    for (const s of servers) urls[s.variant] = await s.ready
+    await verify(urls, cookie)
+    r.in = await scenario(urls, cookie)
+    r.out = await scenario(urls)
+  } finally {
+    await Promise.all(servers.map(stopServer))
+    process.removeListener("exit", killAll)
+  }
+
+  // autocannon records whole milliseconds; a median of two runs may end in .5.
+  const ms = (x) => String(Math.round(x * 10) / 10)
+  const row = (label, m) => [
+    `${label}: requests/s`,
+    ...["latchkey", "authjs", "none"].map((v) => fmt(m[v].rps)),
+    ratio(m.latchkey.rps, m.authjs.rps),
+    ratio2(m.latchkey.rps, m.none.rps),
+    ratio2(m.authjs.rps, m.none.rps),
+  ]
+  const latencyRow = (label, m) => [
+    `${label}: p50 / p99 ms`,
+    ...["latchkey", "authjs", "none"].map((v) => `${ms(m[v].p50)} / ${ms(m[v].p99)}`),
+    "",
+    "",
+    "",
+  ]
+  // With the server saturated, 1/rate is its time per request: the difference to the app
+  // without auth is what auth adds to each page (plugin, loader, session in the page state).
+  const extra = (m, v) => {
+    const d = 1000 / m[v].rps - 1000 / m.none.rps
+    return `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(2)}`
+  }
+  const costRow = (label, m) => [
+    `${label}: ms/request over no auth`,
+    extra(m, "latchkey"),
+    extra(m, "authjs"),
+    "",
+    "",
+    "",
+    "",
+  ]
+  printTable(
+    `Qwik City page GET / (autocannon, ${CONNECTIONS} connections, after warm-up, median of ${ROUNDS} interleaved 1 s runs per server, one server loaded at a time)`,
+    [
+      "scenario",
+      NAMES.latchkey,
+      NAMES.authjs,
+      NAMES.none,
+      "Latchkey ÷ Auth.js",
+      "Latchkey ÷ no auth",
+      "Auth.js ÷ no auth",
+    ],
+    [
+      row("signed in", r.in),
+      latencyRow("signed in", r.in),
+      costRow("signed in", r.in),
+      row("no session cookie", r.out),
+      latencyRow("no session cookie", r.out),
+      costRow("no session cookie", r.out),
+    ],
+  )
+  console.log(
+    '\n"no auth" is the same page without any auth plugin (it ignores the cookie). "ms/request over' +
+      ' no auth" is 1/rate − 1/rate(no auth): the server time auth adds to each page.',
+  )
+  return r
+}
