@@ -4,6 +4,14 @@
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15)
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 25)
+// A server runs hot: measure steady state, after V8 has tiered the code up, not the first
+// few hundred calls through the interpreter.
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 750)
+
+async function warmUp(fn) {
+  const end = performance.now() + WARMUP_MS
+  while (performance.now() < end) for (let i = 0; i < 16; i++) await fn()
+}
 
 async function timeBatch(fn, n) {
   const start = process.hrtime.bigint()
@@ -37,7 +45,8 @@ export async function runScenario(contenders) {
   const names = Object.keys(contenders)
   const sizes = {}
   for (const name of names) {
-    await contenders[name]() // warm up and fail fast
+    await contenders[name]() // fail fast
+    await warmUp(contenders[name])
     sizes[name] = await calibrate(contenders[name])
   }
   const rates = Object.fromEntries(names.map((n) => [n, []]))
