@@ -6,7 +6,7 @@ import { jwe as webJwe } from "../../src/lib/token/jwe-web.js"
 
 const secret = "a-secret-long-enough-for-the-tests-0123456789"
 const salt = "authjs.session-token"
-const plaintext = new TextEncoder().encode(JSON.stringify({ sub: "42", name: "Zoë" }))
+const plaintext = JSON.stringify({ sub: "42", name: "Zoë 🔑" })
 
 describe("the Node (node:crypto) and WebCrypto (jose) backends", () => {
   it("derive the same key id for both encodings", async () => {
@@ -23,10 +23,8 @@ describe("the Node (node:crypto) and WebCrypto (jose) backends", () => {
     const webKey = await webJwe.deriveKey(secret, salt, "A256CBC-HS512")
     const fromNode = nodeJwe.seal(nodeKey, plaintext) as string
     const fromWeb = await webJwe.seal(webKey, plaintext)
-    expect(await webJwe.open(webKey, splitCompact(fromNode)!)).toEqual(plaintext)
-    expect(Buffer.from(nodeJwe.open(nodeKey, splitCompact(fromWeb)!) as Uint8Array)).toEqual(
-      Buffer.from(plaintext),
-    )
+    expect(await webJwe.open(webKey, splitCompact(fromNode)!)).toBe(plaintext)
+    expect(nodeJwe.open(nodeKey, splitCompact(fromWeb)!)).toBe(plaintext)
   })
 
   it("both refuse a token sealed under another salt", async () => {

@@ -34,10 +34,13 @@ export interface CompactParts {
 
 export interface JweBackend {
   deriveKey(secret: string, salt: string, enc: Enc): DerivedKey | Promise<DerivedKey>
-  /** Encrypt with the key's `enc` under its protected header; returns the compact JWE. */
-  seal(key: DerivedKey, plaintext: Uint8Array): string | Promise<string>
-  /** Decrypt and authenticate; `null` when anything does not verify. Never throws. */
-  open(key: DerivedKey, parts: CompactParts): Uint8Array | null | Promise<Uint8Array | null>
+  /**
+   * Encrypt the UTF-8 bytes of `plaintext` with the key's `enc` under its protected header;
+   * returns the compact JWE. Strings in and out: each runtime has its own fastest UTF-8 path.
+   */
+  seal(key: DerivedKey, plaintext: string): string | Promise<string>
+  /** Decrypt and authenticate, as UTF-8 text; `null` when anything does not verify. Never throws. */
+  open(key: DerivedKey, parts: CompactParts): string | null | Promise<string | null>
 }
 
 /** The info string Auth.js uses in HKDF, so keys (and tokens) are interchangeable with it. */

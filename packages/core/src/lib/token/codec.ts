@@ -18,9 +18,6 @@ import { KeyCache } from "./key-cache.js"
 /** Seconds in 30 days. */
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
-const utf8Encoder = new TextEncoder()
-const utf8Decoder = new TextDecoder("utf-8", { fatal: true })
-
 export interface EncodeInput {
   token?: Record<string, unknown>
   salt: string
@@ -58,7 +55,7 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     const iat = nowSeconds()
     const claims = { ...token, iat, exp: iat + Math.floor(maxAge), jti: crypto.randomUUID() }
     const key = await keys.get(secret!, params.salt, ENCODING_ENC)
-    return backend.seal(key, utf8Encoder.encode(JSON.stringify(claims)))
+    return backend.seal(key, JSON.stringify(claims))
   }
 
   async function decodeToken(params: DecodeInput): Promise<Record<string, unknown> | null> {
@@ -82,7 +79,7 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
 
     let payload: unknown
     try {
-      payload = JSON.parse(utf8Decoder.decode(plaintext))
+      payload = JSON.parse(plaintext)
     } catch {
       return null
     }
@@ -96,7 +93,7 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     enc: Enc,
     kid: string,
     parts: CompactParts,
-  ): Awaitable<Uint8Array | null> {
+  ): Awaitable<string | null> {
     const keys_ = secrets.map((secret) => keys.get(secret, salt, enc))
     if (keys_.some((k) => k instanceof Promise)) {
       return Promise.all(keys_).then((all) => {
@@ -114,7 +111,7 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     salt: string,
     enc: Enc,
     parts: CompactParts,
-  ): Promise<Uint8Array | null> {
+  ): Promise<string | null> {
     for (const secret of secrets) {
       const key = keys.get(secret, salt, enc)
       const opened = backend.open(key instanceof Promise ? await key : key, parts)

@@ -117,15 +117,20 @@ export function decryptCbcHs512(
   }
 }
 
-function seal(key: DerivedKey, plaintext: Uint8Array): string {
+function seal(key: DerivedKey, plaintext: string): string {
   const { mac, cipher, aad, al } = key.material as NodeKeyMaterial
   if (key.enc !== "A256CBC-HS512" || !mac) throw new TypeError(`cannot encrypt with ${key.enc}`)
   const iv = randomBytes(16)
-  const { ciphertext, tag } = encryptCbcHs512(mac, cipher, iv, plaintext, aad, al)
+  const bytes = Buffer.from(plaintext, "utf8")
+  const { ciphertext, tag } = encryptCbcHs512(mac, cipher, iv, bytes, aad, al)
   return `${key.headerB64}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
 }
 
-function open(key: DerivedKey, parts: CompactParts): Uint8Array | null {
+function open(key: DerivedKey, parts: CompactParts): string | null {
+  return openBytes(key, parts)?.toString("utf8") ?? null
+}
+
+function openBytes(key: DerivedKey, parts: CompactParts): Buffer | null {
   const iv = Buffer.from(parts.iv, "base64url")
   const tag = Buffer.from(parts.tag, "base64url")
   if (iv.byteLength !== IV_BYTES[key.enc] || tag.byteLength !== TAG_BYTES[key.enc]) return null

@@ -14,6 +14,7 @@ import {
 } from "./backend.js"
 
 const utf8 = new TextEncoder()
+const text = new TextDecoder()
 
 async function deriveKey(secret: string, salt: string, enc: Enc): Promise<DerivedKey> {
   const ikm = await crypto.subtle.importKey("raw", utf8.encode(secret), "HKDF", false, [
@@ -37,19 +38,19 @@ async function deriveKey(secret: string, salt: string, enc: Enc): Promise<Derive
   }
 }
 
-async function seal(key: DerivedKey, plaintext: Uint8Array): Promise<string> {
-  return new CompactEncrypt(plaintext)
+async function seal(key: DerivedKey, plaintext: string): Promise<string> {
+  return new CompactEncrypt(utf8.encode(plaintext))
     .setProtectedHeader({ alg: "dir", enc: key.enc, kid: key.kid })
     .encrypt(key.material as Uint8Array)
 }
 
-async function open(key: DerivedKey, parts: CompactParts): Promise<Uint8Array | null> {
+async function open(key: DerivedKey, parts: CompactParts): Promise<string | null> {
   try {
     const { plaintext } = await compactDecrypt(parts.token, key.material as Uint8Array, {
       keyManagementAlgorithms: ["dir"],
       contentEncryptionAlgorithms: [key.enc],
     })
-    return plaintext
+    return text.decode(plaintext)
   } catch {
     return null
   }
