@@ -7,7 +7,11 @@ let passed = 0
 let failed = 0
 let skipped = 0
 for (const file of process.argv.slice(2)) {
-  if (!existsSync(file)) continue
+  // A suite that wrote no report did not run: never let that read as "0 failed".
+  if (!existsSync(file)) {
+    console.error(`summarize-tests: no report at ${file}`)
+    process.exit(1)
+  }
   const report = JSON.parse(readFileSync(file, "utf8"))
   passed += report.numPassedTests ?? 0
   failed += report.numFailedTests ?? 0
