@@ -7,7 +7,11 @@
  */
 import { MissingSecret } from "./errors.js"
 import { decodeToken, type EncodeInput, encodeToken } from "./lib/token/codec.js"
-import { readTokenFromRequest, type TokenRequest } from "./lib/token/read-request.js"
+import {
+  decodeFirstCandidate,
+  readTokenFromRequest,
+  type TokenRequest,
+} from "./lib/token/read-request.js"
 import { sessionCookieName } from "./lib/token/session-cookie-name.js"
 
 /** Claims Latchkey itself puts in a session token. */
@@ -112,15 +116,13 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
     throw new MissingSecret("getToken needs a secret: pass `secret` or set AUTH_SECRET")
   }
   const salt = params.salt ?? cookieName
-  const decoder = params.decode ?? decode
-  for (const token of found.candidates) {
-    try {
-      const payload = await decoder({ token, secret, salt })
-      if (payload) return payload
-    } catch {
-      // A custom decoder may throw on a bad token; getToken still answers null for it.
-    }
-  }
+  const payload = await decodeFirstCandidate(
+    found.candidates,
+    params.decode ?? decode,
+    secret,
+    salt,
+  )
+  if (payload) return payload
   params.logger?.debug?.("getToken: token did not decrypt or has expired", {
     cookieName,
     source: found.source,

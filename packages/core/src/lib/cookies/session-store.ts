@@ -4,7 +4,6 @@
  * Sizes are measured on the serialized header, attributes included, not estimated.
  */
 import type { CookieOption, ResponseCookie } from "../../types.js"
-import { sessionCookieCandidates } from "../token/read-request.js"
 import { deletionCookie, serializeCookie } from "./serialize.js"
 
 /** Upper bound of one full header line: `Set-Cookie: <name>=<value>; <attributes>`. */
@@ -14,14 +13,6 @@ const encoder = new TextEncoder()
 
 function headerBytes(cookie: ResponseCookie): number {
   return HEADER_PREFIX_BYTES + encoder.encode(serializeCookie(cookie)).byteLength
-}
-
-/** Values to try, in order: the exact cookie, then contiguous chunks `name.0..N` joined. */
-export function readSessionCandidates(
-  cookies: Readonly<Record<string, string | undefined>>,
-  name: string,
-): string[] {
-  return sessionCookieCandidates(cookies as Record<string, string | undefined>, name)
 }
 
 /**

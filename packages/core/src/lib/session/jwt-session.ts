@@ -12,34 +12,32 @@ import { defaultJwtCallback } from "../config/resolve.js"
 import {
   clearSessionCookies,
   presentSessionCookieNames,
-  readSessionCandidates,
   writeSessionCookies,
 } from "../cookies/session-store.js"
 import { emitEvent } from "../events.js"
 import { nowSeconds } from "../time.js"
+import { decodeFirstCandidate, sessionCookieCandidates } from "../token/read-request.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
 
 /** Decrypt the session cookie (whole, then chunks); `null` when none of them is a valid token. */
-export async function decodeSessionCookie(sctx: SessionContext): Promise<JWT | null> {
-  const { name } = sctx.cookies.sessionToken
+export function decodeSessionCookie(
+  sctx: SessionContext,
+  candidates: readonly string[] = sessionCookieCandidates(
+    sctx.requestCookies,
+    sctx.cookies.sessionToken.name,
+  ),
+): Promise<JWT | null> {
   const { jwt } = sctx.config
-  for (const candidate of readSessionCandidates(sctx.requestCookies, name)) {
-    try {
-      const token = await jwt.decode({ token: candidate, secret: jwt.secret, salt: name })
-      if (token) return token
-    } catch {
-      // A custom decode may throw on a bad token; it is still just an unreadable session.
-    }
-  }
-  return null
+  return decodeFirstCandidate(candidates, jwt.decode, jwt.secret, sctx.cookies.sessionToken.name)
 }
 
 export async function readJwtSession(
   sctx: SessionContext,
   update: SessionUpdate | undefined,
+  candidates: readonly string[],
 ): Promise<SessionResult> {
   const { config, logger, requestCookies } = sctx
   const { name, options } = sctx.cookies.sessionToken
@@ -47,7 +45,7 @@ export async function readJwtSession(
   const present = () => presentSessionCookieNames(requestCookies, name)
   const clear = () => clearSessionCookies(options, present())
 
-  const token = await decodeSessionCookie(sctx)
+  const token = await decodeSessionCookie(sctx, candidates)
   if (!token) {
     logger.warn("session-unreadable")
     return { session: null, cookies: clear() }

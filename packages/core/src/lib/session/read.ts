@@ -1,6 +1,6 @@
 /** One entry point for reading the session, used by `getSession` and `GET/POST /session`. */
 
-import { readSessionCandidates } from "../cookies/session-store.js"
+import { sessionCookieCandidates } from "../token/read-request.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 import { readDatabaseSession } from "./database-session.js"
 import { readJwtSession } from "./jwt-session.js"
@@ -10,10 +10,9 @@ export async function readSession(
   update?: SessionUpdate,
 ): Promise<SessionResult> {
   // No session cookie at all: answer before any crypto or database work.
-  if (readSessionCandidates(sctx.requestCookies, sctx.cookies.sessionToken.name).length === 0) {
-    return { session: null, cookies: [] }
-  }
+  const candidates = sessionCookieCandidates(sctx.requestCookies, sctx.cookies.sessionToken.name)
+  if (candidates.length === 0) return { session: null, cookies: [] }
   return sctx.config.session.strategy === "jwt"
-    ? readJwtSession(sctx, update)
+    ? readJwtSession(sctx, update, candidates)
     : readDatabaseSession(sctx, update)
 }

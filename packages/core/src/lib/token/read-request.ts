@@ -60,6 +60,34 @@ export function sessionCookieCandidates(
   return candidates
 }
 
+/** What `decodeFirstCandidate` calls: the built-in `decode` or the app's `jwt.decode`. */
+export type CandidateDecoder<T> = (params: {
+  token: string
+  secret: string | string[]
+  salt: string
+}) => T | null | PromiseLike<T | null>
+
+/**
+ * The first candidate value that decodes, or `null`. A custom decoder may throw on a bad
+ * token; that is still just a token that did not decode.
+ */
+export async function decodeFirstCandidate<T>(
+  candidates: readonly string[],
+  decode: CandidateDecoder<T>,
+  secret: string | string[],
+  salt: string,
+): Promise<T | null> {
+  for (const token of candidates) {
+    try {
+      const payload = await decode({ token, secret, salt })
+      if (payload) return payload
+    } catch {
+      // Treated as a token that did not decode.
+    }
+  }
+  return null
+}
+
 /** The token of a request, or `null` if it carries none (or a malformed bearer token). */
 export function readTokenFromRequest(req: TokenRequest, cookieName: string): FoundToken | null {
   const fromCookie = sessionCookieCandidates(readCookies(req), cookieName)
