@@ -3,33 +3,18 @@
  * JavaScript on (Qwik client navigation) and off (plain HTML form posts and 303 redirects).
  */
 import { randomUUID } from "node:crypto"
-import { mkdirSync } from "node:fs"
-import { fileURLToPath } from "node:url"
-import type { Browser } from "playwright-core"
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest"
-import { DEMO, launch, open, pageErrors, sessionCookie, signIn, submitSignIn } from "./browser.js"
+import { describe, expect, inject, it } from "vitest"
+import { DEMO, screenshots, sessionCookie, signIn, submitSignIn, useBrowser } from "./browser.js"
 
 const baseURL = inject("baseURL")
-const screenshots = fileURLToPath(new URL("./screenshots/", import.meta.url))
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true })
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([])
-})
+const openPage = useBrowser(baseURL)
 
 describe.each([
   { js: true, label: "with JavaScript" },
   { js: false, label: "without JavaScript" },
 ])("forms $label", ({ js }) => {
   it("refuses a wrong password and shows why", async () => {
-    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const { context, page } = await openPage({ javaScriptEnabled: js })
     await signIn(page, { email: DEMO.email, password: "not-the-password" })
     const url = new URL(page.url())
     expect(url.pathname).toBe("/signin/")
@@ -42,7 +27,7 @@ describe.each([
   })
 
   it("signs in, keeps the session across a reload, and signs out", async () => {
-    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const { context, page } = await openPage({ javaScriptEnabled: js })
     await page.goto("/signin/")
     if (js) await page.screenshot({ path: `${screenshots}signin.png`, fullPage: true })
     if (js) await page.evaluate(() => Object.assign(window, { __sameDocument: true }))
@@ -70,7 +55,7 @@ describe.each([
   })
 
   it("sends a signed-out visitor of a protected page to sign in, then back", async () => {
-    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const { context, page } = await openPage({ javaScriptEnabled: js })
     const response = await page.goto("/protected/")
     expect(response?.ok()).toBe(true)
     const url = new URL(page.url())
@@ -90,7 +75,7 @@ describe.each([
   })
 
   it("keeps the user on the app when redirectTo names another origin", async () => {
-    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const { context, page } = await openPage({ javaScriptEnabled: js })
     await signIn(
       page,
       DEMO,
@@ -102,7 +87,7 @@ describe.each([
   })
 
   it("creates an account, refuses the same email twice, and signs the new user in", async () => {
-    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const { context, page } = await openPage({ javaScriptEnabled: js })
     const email = `user-${randomUUID()}@example.com`
     const signUp = async () => {
       await page.goto("/signup/")
@@ -123,7 +108,7 @@ describe.each([
   })
 
   it("updates a custom session field through the update trigger", async () => {
-    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const { context, page } = await openPage({ javaScriptEnabled: js })
     await signIn(page)
     await page.goto("/profile/")
     const nickname = js ? "Captain JS" : "Captain HTML"
@@ -145,7 +130,7 @@ describe("the local OpenID Provider", () => {
   ])(
     "signs in through a real OIDC round trip $label, and back to the same account",
     async ({ js }) => {
-      const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+      const { context, page } = await openPage({ javaScriptEnabled: js })
       const email = `oidc-${randomUUID()}@example.org`
       const roundTrip = async () => {
         await page.goto("/signin/?callbackUrl=%2Fprotected%2F")
@@ -192,7 +177,7 @@ describe("the local OpenID Provider", () => {
   )
 
   it("refuses to link an OIDC identity to an existing password account", async () => {
-    const { context, page } = await open(browser, baseURL)
+    const { context, page } = await openPage()
     await page.goto("/signin/")
     await Promise.all([
       page.waitForURL((url) => url.origin !== baseURL),
@@ -214,7 +199,7 @@ describe("the local OpenID Provider", () => {
 
 describe("session cookie", () => {
   it("is HttpOnly, SameSite=Lax and Path=/", async () => {
-    const { context, page } = await open(browser, baseURL)
+    const { context, page } = await openPage()
     await signIn(page)
     const cookie = await sessionCookie(context)
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
@@ -224,7 +209,7 @@ describe("session cookie", () => {
   })
 
   it("when tampered with, gives a signed-out page rather than an error", async () => {
-    const { context, page } = await open(browser, baseURL)
+    const { context, page } = await openPage()
     await signIn(page)
     const cookie = await sessionCookie(context)
     expect(cookie).toBeDefined()

@@ -2,8 +2,13 @@
  * Chromium from Debian (`apt-get install chromium`), driven by playwright-core. Nothing is ever
  * downloaded, and background networking is off so the browser talks to loopback only.
  */
-import { existsSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { afterAll, afterEach, beforeAll, expect } from "vitest"
+
+/** Where suites write screenshots (git-ignored); look at them after a run. */
+export const screenshots = fileURLToPath(new URL("./screenshots/", import.meta.url))
 
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
@@ -91,4 +96,25 @@ export async function sessionCookie(context: BrowserContext) {
   return cookies.find(
     (c) => c.name === "authjs.session-token" || c.name.startsWith("authjs.session-token."),
   )
+}
+
+/**
+ * One browser for a suite file: launched before its tests, closed after, and every test must
+ * leave no page error or unexpected console error behind. Returns a page opener for `baseURL`.
+ */
+export function useBrowser(
+  baseURL: string,
+): (options?: { javaScriptEnabled?: boolean }) => Promise<Session> {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true })
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  afterEach(() => {
+    expect(pageErrors.splice(0)).toEqual([])
+  })
+  return (options) => open(browser!, baseURL, options)
 }

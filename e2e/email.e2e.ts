@@ -4,26 +4,12 @@
  * same link a second time is refused; every address gets its own link.
  */
 import { randomUUID } from "node:crypto"
-import { mkdirSync } from "node:fs"
-import { fileURLToPath } from "node:url"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest"
-import { launch, open, pageErrors, sessionCookie } from "./browser.js"
+import type { Page } from "playwright-core"
+import { describe, expect, inject, it } from "vitest"
+import { screenshots, sessionCookie, useBrowser } from "./browser.js"
 
 const baseURL = inject("baseURL")
-const screenshots = fileURLToPath(new URL("./screenshots/", import.meta.url))
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true })
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([])
-})
+const openPage = useBrowser(baseURL)
 
 /** Ask for a link on the sign-in page; the browser lands on the verify-request page. */
 async function requestLink(page: Page, email: string): Promise<void> {
@@ -59,7 +45,7 @@ describe.each([
   { js: false, label: "without JavaScript" },
 ])("email magic link $label", ({ js }) => {
   it("signs a new address in through the dev mailbox, once per link", async () => {
-    const { context, page } = await open(browser, baseURL, { javaScriptEnabled: js })
+    const { context, page } = await openPage({ javaScriptEnabled: js })
     const first = `link-${randomUUID()}@example.net`
     await requestLink(page, first)
     if (js) await page.screenshot({ path: `${screenshots}verify-request.png` })
@@ -104,7 +90,7 @@ describe.each([
 
 describe("the dev mailbox", () => {
   it("is linked from the sign-in page, with the email form", async () => {
-    const { context, page } = await open(browser, baseURL)
+    const { context, page } = await openPage()
     await page.goto("/signin/")
     await page.screenshot({ path: `${screenshots}signin-email.png`, fullPage: true })
     await Promise.all([
