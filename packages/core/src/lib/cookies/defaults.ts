@@ -3,11 +3,12 @@
  * with the user's `cookies` overrides merged per field.
  */
 import type { CookieOption, CookiesOptions, PartialCookiesOptions } from "../../types.js"
+import { SESSION_COOKIE_NAME } from "../token/session-cookie-name.js"
 
 const FIFTEEN_MINUTES = 15 * 60
 
 const baseNames: Record<keyof CookiesOptions, string> = {
-  sessionToken: "authjs.session-token",
+  sessionToken: SESSION_COOKIE_NAME,
   callbackUrl: "authjs.callback-url",
   csrfToken: "authjs.csrf-token",
   pkceCodeVerifier: "authjs.pkce.code_verifier",
