@@ -5,7 +5,8 @@
  */
 
 import type { EnvGetter } from "@builder.io/qwik-city/middleware/request-handler"
-import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core"
+// The dependency-free entry: this module is part of what the browser loads of the binding.
+import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core/env"
 import type { QwikAuthConfig } from "./types.js"
 
 /** `github` → `GITHUB`, `azure-ad` → `AZURE_AD`, as the core names provider variables. */
