@@ -46,8 +46,9 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     const [secret] = secretList(params?.secret)
     checkSalt(params.salt)
     const { token = {}, maxAge = DEFAULT_MAX_AGE } = params
-    if (typeof maxAge !== "number" || !Number.isFinite(maxAge) || maxAge < 0) {
-      throw new InvalidParameter("maxAge", "must be a finite number of seconds, 0 or more")
+    // Negative is allowed: tests mint already-expired tokens that way (Auth.js accepts it).
+    if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) {
+      throw new InvalidParameter("maxAge", "must be a finite number of seconds")
     }
     if (typeof token !== "object" || token === null || Array.isArray(token)) {
       throw new InvalidParameter("token", "must be a plain object of claims")
