@@ -119,7 +119,7 @@ describe("events", () => {
     })
     const { res, jar } = await signInWithCredentials(Auth, config)
     expect(res.status).toBe(303)
-    expect(res.headers.get("location")).toBe("http://app.example.com/")
+    expect(res.headers.get("location")).toBe("http://app.example.com")
     expect(jar.get("authjs.session-token")).toBeDefined()
     expect(rec.calls.some((c) => c.level === "error" && c.args[0] instanceof EventError)).toBe(true)
   })
