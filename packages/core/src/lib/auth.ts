@@ -19,6 +19,17 @@ import { resolveOrigin } from "./origin.js"
 const PAGE_ACTIONS = new Set(["signin", "signout", "error", "verify-request"])
 
 export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+  const response = await answer(request, config)
+  // HEAD is served wherever GET is (mail scanners probe links with it): same status and
+  // headers, never a body.
+  return request.method.toUpperCase() === "HEAD" ? withoutBody(response) : response
+}
+
+function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers })
+}
+
+async function answer(request: Request, config: AuthConfig): Promise<Response> {
   let resolved: ResolvedConfig | undefined
   try {
     resolved = resolveConfig(config)
@@ -120,7 +131,10 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
  * the custom error page or the built-in one (500); everything else a 500 JSON body.
  */
 function configErrorOutcome(ctx: RequestContext): Outcome {
-  if (ctx.parsed.method === "GET" && PAGE_ACTIONS.has(ctx.action)) {
+  if (
+    (ctx.parsed.method === "GET" || ctx.parsed.method === "HEAD") &&
+    PAGE_ACTIONS.has(ctx.action)
+  ) {
     const custom = ctx.config.pages.error
     const loop =
       custom !== undefined && new URL(custom, ctx.origin).pathname === ctx.parsed.url.pathname
