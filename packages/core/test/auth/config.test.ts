@@ -170,6 +170,39 @@ describe("configuration check", () => {
     ).toHaveLength(2)
   })
 
+  it.each(["/auth/signin", "/auth/signout", "/auth/error", "/auth/verify-request"])(
+    "an untrusted host on the page %s renders the error page (500), not JSON",
+    async (path) => {
+      const config = makeConfig({ trustHost: false })
+      const page = await Auth(req(path), config)
+      expect(page.status).toBe(500)
+      expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+      expect(page.headers.get("x-frame-options")).toBe("DENY")
+      const html = await page.text()
+      expect(html).toContain("<title>Error</title>")
+      // No link is built from the untrusted Host header.
+      expect(html).not.toContain("app.example.com")
+      // API calls still answer JSON.
+      const api = await Auth(req("/auth/session"), config)
+      expect(api.headers.get("content-type")).toBe("application/json")
+    },
+  )
+
+  it("an untrusted host on a page redirects to pages.error by path, without a loop", async () => {
+    const config = makeConfig({ trustHost: false, pages: { error: "/oops" } })
+    const res = await Auth(req("/auth/signin"), config)
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe("/oops?error=Configuration")
+    const absolute = makeConfig({ trustHost: false, pages: { error: "https://help.example/x" } })
+    expect((await Auth(req("/auth/signout"), absolute)).headers.get("location")).toBe(
+      "https://help.example/x?error=Configuration",
+    )
+    const loop = makeConfig({ trustHost: false, pages: { error: "/auth/error" } })
+    const page = await Auth(req("/auth/error"), loop)
+    expect(page.status).toBe(500)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+  })
+
   it("resolves once per config object; factories are called once; the config is not mutated", async () => {
     const factory = vi.fn(() => credentialsProvider())
     const config = deepFreeze(makeConfig({ providers: [factory] }))
