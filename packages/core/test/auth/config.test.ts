@@ -17,11 +17,55 @@ function deepFreeze<T>(o: T): T {
 afterEach(() => vi.unstubAllEnvs())
 
 describe("setEnvDefaults", () => {
-  it("returns a new config and never mutates the caller's", () => {
-    const config = deepFreeze({ providers: [credentialsProvider()] }) as AuthConfig
-    const next = setEnvDefaults({ AUTH_SECRET: "s", AUTH_TRUST_HOST: "true" }, config)
-    expect(next).not.toBe(config)
-    expect(config).toEqual({ providers: [expect.anything()] })
+  it("fills the config in place and returns it, so Auth() sees the env values", async () => {
+    const config: AuthConfig = { providers: [credentialsProvider()] }
+    const returned = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }, config)
+    expect(returned).toBe(config)
+    expect(config).toMatchObject({ secret: [SECRET], trustHost: true })
+    // The Auth.js calling pattern: the return value ignored.
+    const res = await Auth(req("/auth/session"), config)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toBeNull()
+  })
+
+  it("changes nothing on a second call: set values win, providers keep their identity", () => {
+    const config: AuthConfig = { providers: [credentialsProvider()] }
+    setEnvDefaults({ AUTH_SECRET: "first", AUTH_URL: "https://a.example/auth" }, config)
+    const providers = config.providers
+    const snapshot = { ...config }
+    setEnvDefaults({ AUTH_SECRET: "second", AUTH_URL: "https://b.example/x" }, config)
+    expect(config).toEqual(snapshot)
+    expect(config.providers).toBe(providers)
+  })
+
+  it("never touches the caller's providers: a shallow copy keeps the original as it was", () => {
+    // What a binding that memoises per user config does: fill a copy per set of env values.
+    const github = { id: "github", name: "GitHub", type: "oauth" as const }
+    const user = deepFreeze({ providers: [github, credentialsProvider()] }) as AuthConfig
+    const a = setEnvDefaults({ AUTH_SECRET: "a", AUTH_GITHUB_ID: "ida" }, { ...user })
+    const b = setEnvDefaults({ AUTH_SECRET: "b", AUTH_GITHUB_ID: "idb" }, { ...user })
+    expect(a).toMatchObject({ secret: ["a"], providers: [{ clientId: "ida" }, {}] })
+    expect(b).toMatchObject({ secret: ["b"], providers: [{ clientId: "idb" }, {}] })
+    expect(user).toEqual({ providers: [github, expect.anything()] })
+    expect(github).not.toHaveProperty("clientId")
+    expect(resolveConfig(a).secret).toEqual(["a"])
+    expect(resolveConfig(b).secret).toEqual(["b"])
+  })
+
+  it.each([
+    [{ AUTH_URL: "https://app.example.com" }, true],
+    [{ VERCEL: "1" }, true],
+    [{ CF_PAGES: "1" }, true],
+    [{ NODE_ENV: "development" }, true],
+    [{ NODE_ENV: "production" }, undefined],
+    [{ NODE_ENV: "test" }, undefined],
+    [{ VERCEL: "0" }, undefined],
+    [{}, undefined],
+    [{ AUTH_TRUST_HOST: "false", VERCEL: "1" }, false],
+    [{ AUTH_TRUST_HOST: "false", AUTH_URL: "https://app.example.com" }, false],
+    [{ AUTH_TRUST_HOST: "maybe", NODE_ENV: "development" }, true],
+  ])("infers trustHost from %j → %s, as Auth.js does for hosts set safely", (env, expected) => {
+    expect(setEnvDefaults(env, { providers: [] }).trustHost).toBe(expected)
   })
 
   it("orders rotation secrets as Auth.js does: [S3, S2, S1, S]", () => {
