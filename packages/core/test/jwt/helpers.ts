@@ -21,14 +21,16 @@ export async function deriveKey(secret: string, salt: string): Promise<Uint8Arra
 }
 
 /**
- * A token sealed with the right key but extra protected-header members: the tag matches, so
- * only the header check can refuse it.
+ * A token sealed with the right key and exactly the header given (no `kid` unless in `extra`):
+ * the tag matches, so only the header check can refuse it.
  */
 export async function sealWithHeader(
   claims: Record<string, unknown>,
   extra: Record<string, unknown>,
+  secret = SECRET,
+  salt = SALT,
 ): Promise<string> {
-  const key = await deriveKey(SECRET, SALT)
+  const key = await deriveKey(secret, salt)
   return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(claims)))
     .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", ...extra })
     .encrypt(key)
