@@ -5,7 +5,7 @@ import type { Adapter } from "@latchkey/core/adapters"
 import { AdapterError } from "@latchkey/core/errors"
 import pg from "pg"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { migrate, PostgresAdapter, QueryTimeoutError } from "../src/index.js"
+import { migrate, PostgresAdapter } from "../src/index.js"
 import {
   backends,
   databaseUrl,
