@@ -42,15 +42,16 @@ function findSessionToken(sctx: SessionContext, candidates: readonly string[]) {
 
 /**
  * Sealed with a secret other than the newest one? Only the built-in codec can say (a custom
- * `jwt.decode` may not even use `secret`); with a single secret the answer is always no.
+ * `jwt.decode` may not even use `secret`); with a single secret the answer is always no, and
+ * synchronously: the common read pays no extra await.
  */
-async function sealedWithOlderSecret(sctx: SessionContext, token: string): Promise<boolean> {
+function sealedWithOlderSecret(sctx: SessionContext, token: string): false | Promise<boolean> {
   const { jwt } = sctx.config
   if (jwt.decode !== builtInDecode || !Array.isArray(jwt.secret) || jwt.secret.length < 2) {
     return false
   }
   const salt = sctx.cookies.sessionToken.name
-  return !(await sealedWithFirstSecret({ token, salt, secret: jwt.secret }))
+  return sealedWithFirstSecret({ token, salt, secret: jwt.secret }).then((first) => !first)
 }
 
 export async function readJwtSession(
@@ -87,13 +88,14 @@ export async function readJwtSession(
 
     const now = nowSeconds()
     const { updateAge, maxAge } = config.session
+    const rotated = sealedWithOlderSecret(sctx, found.token)
     const due =
       update !== undefined ||
       updateAge === 0 ||
       typeof issuedAt !== "number" ||
       now - issuedAt >= updateAge ||
       (customJwt && JSON.stringify(next) !== before) ||
-      (await sealedWithOlderSecret(sctx, found.token))
+      (rotated !== false && (await rotated))
 
     let expiresAt: number
     let cookies: SessionResult["cookies"] = []
