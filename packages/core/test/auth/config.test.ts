@@ -232,6 +232,22 @@ describe("configuration check", () => {
     },
   )
 
+  it("a config error on pages.error itself renders the page, also behind a proxy (AUTH_URL)", async () => {
+    const config = {
+      providers: [],
+      logger: recordingLogger().logger,
+      url: "https://public.example/auth",
+      pages: { error: "/auth/error" },
+    }
+    const res = await Auth(new Request("http://10.0.0.5:3000/auth/error"), config)
+    expect(res.status).toBe(500)
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    const other = await Auth(new Request("http://10.0.0.5:3000/auth/signin"), config)
+    expect(other.headers.get("location")).toBe(
+      "https://public.example/auth/error?error=Configuration",
+    )
+  })
+
   it("an untrusted host on a page redirects to pages.error by path, without a loop", async () => {
     const config = makeConfig({ trustHost: false, pages: { error: "/oops" } })
     const res = await Auth(req("/auth/signin"), config)

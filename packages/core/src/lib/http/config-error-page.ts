@@ -34,7 +34,9 @@ export function configErrorPage(
   const custom = config.pages.error
   if (custom !== undefined) {
     const target = new URL(custom, origin ?? requestUrl)
-    const loop = target.origin === requestUrl.origin && target.pathname === requestUrl.pathname
+    // The app's origin (AUTH_URL) may differ from the URL the server saw behind a proxy.
+    const appOrigin = origin ?? requestUrl.origin
+    const loop = target.origin === appOrigin && target.pathname === requestUrl.pathname
     if (!loop) {
       target.searchParams.set("error", "Configuration")
       const absolute = origin !== undefined || URL.canParse(custom)
