@@ -30,7 +30,8 @@ function withEnvDefaults(event: RequestEventCommon, user: QwikAuthConfig): QwikA
   const hit = memo.get(user)
   if (hit && sameValues(hit.values, values)) return hit.config
   const env = Object.fromEntries(keys.map((key, i) => [key, values[i]]))
-  const config = coreSetEnvDefaults(env, user)
+  // The core fills in place: a copy per set of env values keeps the user's object untouched.
+  const config = coreSetEnvDefaults(env, { ...user })
   memo.set(user, { values, config })
   return config
 }

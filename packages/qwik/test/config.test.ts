@@ -58,7 +58,13 @@ describe("envKeys", () => {
     expect(envKeys(credentialsOnly)).toEqual(["AUTH_URL", "AUTH_REDIRECT_PROXY_URL"])
     const withGitHub: QwikAuthConfig = { providers: [GitHub] }
     expect(envKeys(withGitHub)).toEqual(
-      expect.arrayContaining(["AUTH_SECRET", "AUTH_SECRET_3", "AUTH_TRUST_HOST", "AUTH_GITHUB_ID"]),
+      expect.arrayContaining([
+        "AUTH_SECRET",
+        "AUTH_SECRET_3",
+        "AUTH_TRUST_HOST",
+        "VERCEL",
+        "AUTH_GITHUB_ID",
+      ]),
     )
     expect(envKeys(withGitHub)).toContain("AUTH_GITHUB_SECRET")
   })
