@@ -30,6 +30,24 @@ describe("JWT sessions", () => {
     expect(token!.exp! - token!.iat!).toBe(30 * 24 * 3600)
   })
 
+  it("never hands the session callback the cookie's token: spreading its input leaks nothing", async () => {
+    const seen: unknown[] = []
+    const config = makeConfig({
+      callbacks: {
+        session: (params) => {
+          seen.push(params)
+          return { ...params.session, claims: params.token } as never
+        },
+      },
+    })
+    const { jar } = await signInWithCredentials(Auth, config)
+    const token = jar.get(NAME)!
+    const body = await (await Auth(req("/auth/session", { jar }), config)).text()
+    expect(body).toContain('"claims"')
+    expect(body).not.toContain(token)
+    expect(JSON.stringify(seen)).not.toContain(token)
+  })
+
   it("GET /session returns the default session shape with no-cache headers", async () => {
     const config = makeConfig()
     const { jar } = await signInWithCredentials(Auth, config)
