@@ -96,7 +96,8 @@ function hostSetSafely(env: EnvObject): boolean {
   )
 }
 
-function envKey(id: string): string {
+/** `github` → `GITHUB`, `azure-ad` → `AZURE_AD`: the `<ID>` of `AUTH_<ID>_SECRET`. */
+export function envKey(id: string): string {
   return id.toUpperCase().replace(/-/g, "_")
 }
 

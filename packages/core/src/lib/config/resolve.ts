@@ -105,7 +105,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
   const allProblems: AuthError[] = [...providerProblems, ...problems]
   const configError = allProblems.length > 0 ? new InvalidConfiguration(allProblems) : undefined
   if (configError) logger.error(configError)
-  for (const code of warnings) logger.warn(code)
+  for (const { code, detail } of warnings) logger.warn(code, detail)
 
   return Object.freeze({
     basePath: normaliseBasePath(config.basePath),
