@@ -104,6 +104,12 @@ export async function newSecret(app: FixtureApp): Promise<string> {
   return stdout.trim()
 }
 
+/** The starter's `build.types` (`tsc --noEmit`): the app's code type-checks as written. */
+export async function typeCheck(app: FixtureApp): Promise<void> {
+  const tsc = join(app.dir, "node_modules/typescript/bin/tsc")
+  await run(process.execPath, [tsc, "--noEmit", "-p", "."], { cwd: app.dir, env: childEnv() })
+}
+
 /** A free loopback port (there is a small race until the server binds it; fine for tests). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

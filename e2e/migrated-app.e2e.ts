@@ -21,6 +21,7 @@ import {
   removeFixtures,
   startDev,
   startProduction,
+  typeCheck,
   writeDotEnv,
 } from "./fixture-apps.js"
 
@@ -75,6 +76,10 @@ async function loginAtProvider(page: Page, base: string, email: string) {
 async function signedInAs(page: Page): Promise<string | null> {
   return page.textContent('[data-testid="user"]')
 }
+
+it("type-checks as written (tsc --noEmit)", async () => {
+  await expect(typeCheck(app)).resolves.toBeUndefined()
+}, 120_000)
 
 for (const mode of ["dev", "production"] as const) {
   describe(`a migrated @auth/qwik app, ${mode}`, () => {

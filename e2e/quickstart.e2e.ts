@@ -23,6 +23,7 @@ import {
   serverFilesMatching,
   startDev,
   startProduction,
+  typeCheck,
   writeDotEnv,
 } from "./fixture-apps.js"
 
@@ -72,6 +73,14 @@ async function signInWith(page: Page, credentials: { email: string; password: st
   await page.fill('input[name="options.password"]', credentials.password)
   await Promise.all([page.waitForLoadState(), page.click("button")])
 }
+
+it.each(["quickstart", "pglite"])(
+  "%s type-checks as written (tsc --noEmit)",
+  async (name) => {
+    await expect(typeCheck(apps[name]!)).resolves.toBeUndefined()
+  },
+  120_000,
+)
 
 for (const [name, label] of [
   ["quickstart", "the quick start"],
