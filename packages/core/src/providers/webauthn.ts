@@ -74,8 +74,10 @@ export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfi
     userVerification: "preferred",
     timeout: DEFAULT_WEBAUTHN_TIMEOUT,
     enableConditionalUI: true,
+    // Not required: signing in with a passkey needs no email (discoverable credentials); only
+    // creating one for a new account does.
     formFields: {
-      email: { label: "Email", required: true, autocomplete: "username webauthn" },
+      email: { label: "Email", type: "email", autocomplete: "username webauthn" },
     },
     ...config,
     type: "webauthn",
