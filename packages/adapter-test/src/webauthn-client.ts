@@ -84,7 +84,8 @@ export class PasskeyClient<C> {
       }).toString(),
     })
     const body = (await res.json()) as { url?: string; error?: { type: string } }
-    return { status: res.status, url: body.url ?? "", body }
+    // Normalised (`http://host` → `http://host/`) so tests compare one spelling.
+    return { status: res.status, url: body.url ? new URL(body.url).href : "", body }
   }
 
   async session(): Promise<{ user?: { email?: string | null; name?: string | null } } | null> {

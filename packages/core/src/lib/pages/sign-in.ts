@@ -75,7 +75,7 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
   const css = blocks.map((block) => block.css).join("")
   // A script only when a passkey form is on the page: otherwise the page stays script-free.
   const scripts = props.providers.some((p) => p.type === "webauthn") ? [PASSKEY_SCRIPT] : []
-  const html = renderLayout({ title: "Sign in", theme: props.theme, body, css, scripts })
+  const html = renderLayout({ title: "Sign In", theme: props.theme, body, css, scripts })
   return scripts.length > 0 ? { status: 200, html, scripts } : { status: 200, html }
 }
 
