@@ -14,6 +14,7 @@ import pg from "pg"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { screenshots, useBrowser } from "./browser.js"
+import { addVirtualAuthenticator, press } from "./webauthn.js"
 
 interface Backend {
   name: string
@@ -113,28 +114,8 @@ async function serve(
   return { server, origin }
 }
 
-/**
- * A click event on the passkey button. Not `page.click()`: while the page's WebAuthn request
- * is pending, Playwright's post-click waiting never returns.
- */
 async function pressPasskeyButton(page: Page) {
-  await page.locator("form[data-passkey] button[type=submit]").dispatchEvent("click")
-}
-
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send("WebAuthn.enable")
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  return { cdp, authenticatorId }
+  await press(page, "form[data-passkey] button[type=submit]")
 }
 
 for (const backend of backends) {

@@ -1,6 +1,6 @@
-import { component$ } from "@builder.io/qwik"
-import { type DocumentHead, Form, type RequestHandler } from "@builder.io/qwik-city"
-import type { Session } from "@latchkey/qwik"
+import { component$, useSignal } from "@builder.io/qwik"
+import { type DocumentHead, Form, type RequestHandler, useLocation } from "@builder.io/qwik-city"
+import { registerPasskey, type Session } from "@latchkey/qwik"
 import { useSession, useUpdateSession } from "../plugin@auth"
 
 export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
@@ -12,6 +12,9 @@ export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
 export default component$(() => {
   const session = useSession()
   const update = useUpdateSession()
+  const loc = useLocation()
+  const passkeyError = useSignal("")
+  const passkeyAdded = loc.url.searchParams.get("passkey") === "added"
   return (
     <section class="card narrow">
       <p class="eyebrow">Session update</p>
@@ -45,6 +48,33 @@ export default component$(() => {
           <p class="notice error">Please enter a nickname of at most 40 characters.</p>
         )}
       </Form>
+      <h2>Passkey</h2>
+      <p>
+        Add a passkey to this account, then sign out and sign in with it: no password needed.
+        Passkeys need JavaScript.
+      </p>
+      <button
+        type="button"
+        class="button ghost"
+        data-testid="register-passkey"
+        onClick$={async () => {
+          passkeyError.value = ""
+          const failed = await registerPasskey({ redirectTo: "/profile/?passkey=added" })
+          if (failed) passkeyError.value = failed.error.message
+        }}
+      >
+        Add a passkey
+      </button>
+      {passkeyAdded && (
+        <p class="notice success" data-testid="passkey-added">
+          Passkey added.
+        </p>
+      )}
+      {passkeyError.value && (
+        <p class="notice error" role="alert" data-testid="passkey-error">
+          {passkeyError.value}
+        </p>
+      )}
     </section>
   )
 })

@@ -1,5 +1,6 @@
-import { component$ } from "@builder.io/qwik"
+import { component$, useSignal } from "@builder.io/qwik"
 import { type DocumentHead, Form, Link, routeLoader$, useLocation } from "@builder.io/qwik-city"
+import { signInWithPasskey } from "@latchkey/qwik"
 import { authConfig } from "~/auth"
 import { DEMO_EMAIL, DEMO_PASSWORD } from "~/lib/demo-account"
 import { useSignIn } from "../plugin@auth"
@@ -14,6 +15,8 @@ const errorMessages: Record<string, string> = {
     "This email already has an account here. Sign in the way you did first (for the demo account: password).",
   OAuthCallbackError: "The identity provider did not sign you in. Please try again.",
   EmailSignInError: "That address cannot get a sign-in link. Check it and try again.",
+  WebAuthnVerificationError: "The passkey could not be verified. Please try again.",
+  AccountNotLinked: "That passkey belongs to another account.",
 }
 
 /** OAuth/OIDC providers configured on the server (none until their `AUTH_*_ID` is set). */
@@ -41,6 +44,7 @@ export default component$(() => {
   const created = loc.url.searchParams.get("created") === "1"
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const email = loc.url.searchParams.get("email") ?? ""
+  const passkeyError = useSignal("")
   return (
     <section class="card narrow">
       <p class="eyebrow">Welcome back</p>
@@ -70,6 +74,26 @@ export default component$(() => {
           Sign in
         </button>
       </Form>
+      <div class="stack passkey">
+        <p class="divider">or</p>
+        <button
+          type="button"
+          class="button ghost wide"
+          data-testid="passkey-signin"
+          onClick$={async () => {
+            passkeyError.value = ""
+            const failed = await signInWithPasskey({ redirectTo: callbackUrl })
+            if (failed) passkeyError.value = failed.error.message
+          }}
+        >
+          Sign in with a passkey
+        </button>
+        {passkeyError.value && (
+          <p class="notice error" role="alert" data-testid="passkey-error">
+            {passkeyError.value}
+          </p>
+        )}
+      </div>
       {emailProvider.value && (
         <div class="stack email">
           <p class="divider">or</p>
