@@ -142,41 +142,42 @@ export function softwareAuthenticator(): SoftwareAuthenticator {
           ["authData", data],
         ]),
       )
-      const sent = o.tamperClientData ? o.tamperClientData(json) : json
-      return {
-        id: credentialId,
-        rawId: credentialId,
-        type: "public-key",
-        response: {
-          clientDataJSON: b64url(Buffer.from(sent)),
-          attestationObject: b64url(attestationObject),
-          transports: ["hybrid", "internal"],
-        },
-        clientExtensionResults: {},
-        authenticatorAttachment: "platform",
-      }
+      return credentialJson(credentialId, {
+        clientDataJSON: sentClientData(json, o),
+        attestationObject: b64url(attestationObject),
+        transports: ["hybrid", "internal"],
+      })
     },
     authenticate(options, o) {
       const rpId = o.rpId ?? options.rpId ?? new URL(o.origin).hostname
       const data = authData(rpId, o)
       const json = clientData("webauthn.get", options.challenge, o)
       const signature = signFor(privateKey, Buffer.concat([data, sha256(json)]), o.shortSignature)
-      const sent = o.tamperClientData ? o.tamperClientData(json) : json
-      return {
-        id: credentialId,
-        rawId: credentialId,
-        type: "public-key",
-        response: {
-          clientDataJSON: b64url(Buffer.from(sent)),
-          authenticatorData: b64url(data),
-          signature: b64url(signature),
-          ...(userHandle ? { userHandle } : {}),
-        },
-        clientExtensionResults: {},
-        authenticatorAttachment: "platform",
-      }
+      return credentialJson(credentialId, {
+        clientDataJSON: sentClientData(json, o),
+        authenticatorData: b64url(data),
+        signature: b64url(signature),
+        ...(userHandle ? { userHandle } : {}),
+      })
     },
   }
+}
+
+/** The credential as the browser's `toJSON()` gives it. */
+function credentialJson<R>(id: string, response: R) {
+  return {
+    id,
+    rawId: id,
+    type: "public-key" as const,
+    response,
+    clientExtensionResults: {},
+    authenticatorAttachment: "platform" as const,
+  }
+}
+
+/** Client data as sent: possibly tampered with after signing, base64url. */
+function sentClientData(json: string, o: CeremonyOverrides): string {
+  return b64url(Buffer.from(o.tamperClientData ? o.tamperClientData(json) : json))
 }
 
 /** An ES256 signature in DER; with `short`, retried until that integer is under 32 bytes. */

@@ -1,6 +1,7 @@
-import { component$, useSignal } from "@builder.io/qwik"
+import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Form, type RequestHandler, useLocation } from "@builder.io/qwik-city"
 import { registerPasskey, type Session } from "@latchkey/qwik"
+import { PasskeyButton } from "~/components/passkey-button"
 import { useSession, useUpdateSession } from "../plugin@auth"
 
 export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
@@ -13,7 +14,6 @@ export default component$(() => {
   const session = useSession()
   const update = useUpdateSession()
   const loc = useLocation()
-  const passkeyError = useSignal("")
   const passkeyAdded = loc.url.searchParams.get("passkey") === "added"
   return (
     <section class="card narrow">
@@ -53,26 +53,16 @@ export default component$(() => {
         Add a passkey to this account, then sign out and sign in with it: no password needed.
         Passkeys need JavaScript.
       </p>
-      <button
-        type="button"
+      <PasskeyButton
         class="button ghost"
-        data-testid="register-passkey"
-        onClick$={async () => {
-          passkeyError.value = ""
-          const failed = await registerPasskey({ redirectTo: "/profile/?passkey=added" })
-          if (failed) passkeyError.value = failed.error.message
-        }}
+        testId="register-passkey"
+        run$={() => registerPasskey({ redirectTo: "/profile/?passkey=added" })}
       >
         Add a passkey
-      </button>
+      </PasskeyButton>
       {passkeyAdded && (
         <p class="notice success" data-testid="passkey-added">
           Passkey added.
-        </p>
-      )}
-      {passkeyError.value && (
-        <p class="notice error" role="alert" data-testid="passkey-error">
-          {passkeyError.value}
         </p>
       )}
     </section>

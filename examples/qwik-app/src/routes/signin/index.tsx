@@ -1,7 +1,8 @@
-import { component$, useSignal } from "@builder.io/qwik"
+import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Form, Link, routeLoader$, useLocation } from "@builder.io/qwik-city"
 import { signInWithPasskey } from "@latchkey/qwik"
 import { authConfig } from "~/auth"
+import { PasskeyButton } from "~/components/passkey-button"
 import { DEMO_EMAIL, DEMO_PASSWORD } from "~/lib/demo-account"
 import { useSignIn } from "../plugin@auth"
 
@@ -44,7 +45,6 @@ export default component$(() => {
   const created = loc.url.searchParams.get("created") === "1"
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const email = loc.url.searchParams.get("email") ?? ""
-  const passkeyError = useSignal("")
   return (
     <section class="card narrow">
       <p class="eyebrow">Welcome back</p>
@@ -76,23 +76,13 @@ export default component$(() => {
       </Form>
       <div class="stack passkey">
         <p class="divider">or</p>
-        <button
-          type="button"
+        <PasskeyButton
           class="button ghost wide"
-          data-testid="passkey-signin"
-          onClick$={async () => {
-            passkeyError.value = ""
-            const failed = await signInWithPasskey({ redirectTo: callbackUrl })
-            if (failed) passkeyError.value = failed.error.message
-          }}
+          testId="passkey-signin"
+          run$={() => signInWithPasskey({ redirectTo: callbackUrl })}
         >
           Sign in with a passkey
-        </button>
-        {passkeyError.value && (
-          <p class="notice error" role="alert" data-testid="passkey-error">
-            {passkeyError.value}
-          </p>
-        )}
+        </PasskeyButton>
       </div>
       {emailProvider.value && (
         <div class="stack email">

@@ -121,11 +121,21 @@ function verificationFailed(ceremony: Ceremony, error: unknown): WebAuthnVerific
   return refuse(ceremony, `The passkey response did not verify: ${said.slice(0, 200)}`, "verify")
 }
 
+/** What every response must match: this ceremony's challenge, our origins and rpIDs, UV policy. */
+function expectations({ sealed, rp, provider }: Ceremony) {
+  return {
+    expectedChallenge: sealed.challenge,
+    expectedOrigin: rp.origins,
+    expectedRPID: rp.ids,
+    requireUserVerification: provider.userVerification === "required",
+  }
+}
+
 async function authenticate(
   ceremony: Ceremony,
   response: AuthenticationResponseJSON,
 ): Promise<Outcome> {
-  const { ctx, provider, adapter, rp, sealed } = ceremony
+  const { ctx, provider, adapter } = ceremony
   const credentialID = toStoredCredentialId(response.id)
   if (credentialID === null)
     throw refuse(ceremony, "The credential id is malformed", "malformed-id")
@@ -137,16 +147,13 @@ async function authenticate(
   try {
     const verification = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: sealed.challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.ids,
+      ...expectations(ceremony),
       credential: {
         id: response.id,
         publicKey: publicKeyFromStored(authenticator.credentialPublicKey),
         counter: authenticator.counter,
         transports: toTransports(authenticator.transports),
       },
-      requireUserVerification: provider.userVerification === "required",
     })
     if (!verification.verified) throw new Error("signature")
     newCounter = verification.authenticationInfo.newCounter
@@ -169,7 +176,7 @@ async function authenticate(
 }
 
 async function register(ceremony: Ceremony, response: RegistrationResponseJSON): Promise<Outcome> {
-  const { ctx, provider, adapter, rp, sealed } = ceremony
+  const { ctx, provider, adapter, sealed } = ceremony
   const registering = sealed.user
   if (!registering || typeof registering.email !== "string") {
     throw refuse(ceremony, "The registration challenge names no user", "no-user")
@@ -181,13 +188,7 @@ async function register(ceremony: Ceremony, response: RegistrationResponseJSON):
   }
   let info: NonNullable<Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"]>
   try {
-    const verification = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: sealed.challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.ids,
-      requireUserVerification: provider.userVerification === "required",
-    })
+    const verification = await verifyRegistrationResponse({ response, ...expectations(ceremony) })
     if (!verification.verified) throw new Error("attestation")
     info = verification.registrationInfo
   } catch (error) {

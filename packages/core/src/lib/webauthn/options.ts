@@ -98,20 +98,13 @@ async function authenticationOptions(
   signedIn: AdapterUser | null,
 ) {
   const rp = relyingParty(provider, ctx.origin)
-  const own = signedIn ? await ctx.config.adapter!.listAuthenticatorsByUserId!(signedIn.id) : []
+  const own = await ownCredentials(ctx, signedIn)
   return generateAuthenticationOptions({
     timeout: provider.timeout,
     userVerification: provider.userVerification,
     ...provider.authenticationOptions,
     rpID: rp.id,
-    ...(own.length > 0
-      ? {
-          allowCredentials: own.map((a) => ({
-            id: fromStoredCredentialId(a.credentialID),
-            transports: toTransports(a.transports),
-          })),
-        }
-      : {}),
+    ...(own.length > 0 ? { allowCredentials: own } : {}),
   })
 }
 
@@ -122,7 +115,7 @@ async function registrationOptions(
   signedIn: AdapterUser | null,
 ) {
   const rp = relyingParty(provider, ctx.origin)
-  const own = signedIn ? await ctx.config.adapter!.listAuthenticatorsByUserId!(signedIn.id) : []
+  const own = await ownCredentials(ctx, signedIn)
   return generateRegistrationOptions({
     timeout: provider.timeout,
     attestationType: "none",
@@ -137,9 +130,16 @@ async function registrationOptions(
     userName: user.email,
     userDisplayName: user.name ?? user.email,
     // The same authenticator twice for one user is refused by the browser up front.
-    excludeCredentials: own.map((a) => ({
-      id: fromStoredCredentialId(a.credentialID),
-      transports: toTransports(a.transports),
-    })),
+    excludeCredentials: own,
   })
+}
+
+/** The signed-in user's credentials as option descriptors (none when signed out). */
+async function ownCredentials(ctx: RequestContext, signedIn: AdapterUser | null) {
+  if (!signedIn) return []
+  const own = await ctx.config.adapter!.listAuthenticatorsByUserId!(signedIn.id)
+  return own.map((a) => ({
+    id: fromStoredCredentialId(a.credentialID),
+    transports: toTransports(a.transports),
+  }))
 }
