@@ -100,3 +100,28 @@ describe("passkey configuration", () => {
     expect(((await res.json()) as { error: { type: string } }).error.type).toBe("InvalidProvider")
   })
 })
+
+describe("passkey provider on the other endpoints", () => {
+  const config = {
+    providers: [Passkey()],
+    adapter: MemoryAdapter(),
+    secret: SECRET,
+    trustHost: true,
+    logger: recordingLogger().logger,
+    experimental: { enableWebAuthn: true },
+  }
+
+  it("POST signin/passkey is a 400 that points to the passkey endpoints", async () => {
+    const res = await Auth(req("/auth/signin/passkey", { form: {} }), config)
+    expect(res.status).toBe(400)
+    const body = (await res.json()) as { error: { type: string; message: string } }
+    expect(body.error.type).toBe("InvalidProvider")
+    expect(body.error.message).toContain("GET webauthn-options/passkey, then POST callback/passkey")
+  })
+
+  it("GET callback/passkey is a 405 (the credential is posted)", async () => {
+    const res = await Auth(req("/auth/callback/passkey"), config)
+    expect(res.status).toBe(405)
+    expect(res.headers.get("allow")).toBe("POST")
+  })
+})
