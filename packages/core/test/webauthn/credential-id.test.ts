@@ -30,11 +30,16 @@ describe("credential ids", () => {
         const stored = toStoredCredentialId(value)
         if (stored !== null) {
           expect(typeof value).toBe("string")
-          expect(value as string).toMatch(/^[A-Za-z0-9_-]+={0,2}$/)
+          expect(value as string).toMatch(/^[A-Za-z0-9_-]+$/)
+          expect(fromStoredCredentialId(stored)).toBe(value)
         }
       }),
     )
     expect(toStoredCredentialId("")).toBeNull()
+    expect(toStoredCredentialId("=")).toBeNull()
+    expect(toStoredCredentialId("AA==")).toBeNull() // padded: not what browsers send
+    expect(toStoredCredentialId("AB")).toBeNull() // non-canonical spelling of "AA"
+    expect(toStoredCredentialId("AA")).toBe("AA==")
     expect(toStoredCredentialId("a+b/")).toBeNull()
     expect(toStoredCredentialId("A".repeat(1365))).toBeNull()
   })

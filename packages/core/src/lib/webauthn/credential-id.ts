@@ -10,13 +10,16 @@ import { isoBase64URL } from "@simplewebauthn/server/helpers"
 /** WebAuthn caps credential ids at 1023 bytes (L3 §5.1): 1364 base64url characters. */
 const MAX_ID_LENGTH = 1364
 
-/** A credential id from the browser (base64url), or `null` when it is not one. */
+/**
+ * A credential id from the browser (unpadded base64url, as `toJSON()` gives it), or `null` when
+ * it is not one. Only the canonical spelling is accepted, so one credential has one stored id.
+ */
 export function toStoredCredentialId(base64url: unknown): string | null {
-  if (typeof base64url !== "string" || base64url === "" || base64url.length > MAX_ID_LENGTH) {
-    return null
-  }
-  if (!isoBase64URL.isBase64URL(base64url)) return null
-  return isoBase64URL.toBase64(base64url)
+  if (typeof base64url !== "string" || base64url.length > MAX_ID_LENGTH) return null
+  if (!/^[A-Za-z0-9_-]+$/.test(base64url) || base64url.length % 4 === 1) return null
+  const bytes = isoBase64URL.toBuffer(base64url)
+  if (isoBase64URL.fromBuffer(bytes) !== base64url) return null
+  return isoBase64URL.fromBuffer(bytes, "base64")
 }
 
 /** A stored id (standard base64) as the browser and the verifier want it. */
