@@ -10,6 +10,7 @@ import Email from "@latchkey/core/providers/email"
 import GitHub from "@latchkey/core/providers/github"
 import Google from "@latchkey/core/providers/google"
 import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"
+import Passkey from "@latchkey/core/providers/passkey"
 import type { QwikAuthConfig } from "@latchkey/qwik"
 import { adapter } from "./lib/db"
 import { deliverToDevMailbox, devMailboxEnabled } from "./lib/dev-mailbox"
@@ -68,7 +69,11 @@ export const authConfig: QwikAuthConfig = {
     }),
     ...emailProviders(),
     ...oauthProviders(),
+    // Passkeys: registered on the profile page, used on the sign-in page (`@latchkey/qwik`'s
+    // registerPasskey / signInWithPasskey). Experimental, hence the flag.
+    Passkey(),
   ],
+  experimental: { enableWebAuthn: true },
   adapter,
   session: { strategy: "database" },
   // After asking for a link: the demo's own page, which points to the dev mailbox.

@@ -76,6 +76,19 @@ export function authenticatorTests(t: ContractContext) {
       expect(await a.getAuthenticator(unique())).toBeNull()
     })
 
+    it("an id as Auth.js stores it (standard base64: +, / and padding) is kept exactly", async (ctx) => {
+      const a = methods(ctx)
+      const { user, account } = await userWithPasskeyAccount()
+      // 0xfb 0xff 0xbf… encodes to "+/+/…": the characters base64url would change.
+      const bytes = Uint8Array.from({ length: 31 }, (_, i) => (i % 2 ? 0xff : 0xfb))
+      const credentialID = Buffer.from(bytes).toString("base64")
+      expect(credentialID).toMatch(/[+/].*=$/)
+      const input = newAuthenticator(user.id, account.providerAccountId, { credentialID })
+      await a.createAuthenticator(input)
+      expect(await a.getAuthenticator(credentialID)).toEqual(input)
+      expect(await a.getAuthenticator(Buffer.from(bytes).toString("base64url"))).toBeNull()
+    })
+
     it("transports may be null", async (ctx) => {
       const a = methods(ctx)
       const { user, account } = await userWithPasskeyAccount()

@@ -14,6 +14,12 @@ export type { Account, DefaultSession, Profile, Session, User } from "@latchkey/
 export * from "@latchkey/core/errors"
 export type { QwikAuthConfigFn } from "./config.js"
 export { setEnvDefaults } from "./env.js"
+export {
+  type PasskeyFailure,
+  type PasskeyOptions,
+  registerPasskey,
+  signInWithPasskey,
+} from "./passkey/client.js"
 export { QwikAuth$, QwikAuthQrl, routeAuth$, routeAuthQrl } from "./qwik-auth.js"
 export { getSessionData } from "./session-data.js"
 export { LEGACY_SESSION_KEY, SESSION_KEY } from "./shared-map.js"

@@ -61,11 +61,10 @@ import type { EmailConfig } from "./email.js"
 
 export type { EmailConfig } from "./email.js"
 
+import type { WebAuthnConfig } from "./webauthn.js"
+
 /** WebAuthn provider (experimental; needs `experimental.enableWebAuthn`). */
-export interface WebAuthnConfig extends CommonProviderOptions {
-  type: "webauthn"
-  [key: string]: unknown
-}
+export type { WebAuthnConfig } from "./webauthn.js"
 
 /** Every kind of provider object. Narrow on `type`. */
 export type ProviderConfig =

@@ -46,6 +46,8 @@ export const webauthn: PageProvider = {
   type: "webauthn",
   signinUrl: `${base}/signin/webauthn`,
   callbackUrl: `${base}/callback/webauthn`,
+  optionsUrl: `${base}/webauthn-options/webauthn`,
+  conditionalUI: true,
   credentials: { email: { label: "Email", type: "email", autocomplete: "username webauthn" } },
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { renderSignInPage, type SignInPageProps } from "../../src/lib/pages/index.js"
+import { PASSKEY_SCRIPT } from "../../src/lib/pages/passkey-script.js"
 import { callbackUrl, credentials, csrfToken, email, github, google, webauthn } from "./fixtures.js"
 import { assertInert, forms, hidden, textOf, tokenize } from "./html.js"
 
@@ -114,15 +115,30 @@ describe("sign-in page", () => {
     expect(form.labels.map((l) => l.text)).toEqual(["otp", "plain", "weird"])
   })
 
-  it("renders WebAuthn as a form to signinUrl with its fields and no script", () => {
-    const { html } = render({ providers: [webauthn] })
+  it("renders a passkey form run by our one inline script, and says passkeys need JavaScript", () => {
+    const { html, scripts } = render({ providers: [webauthn] })
     const [form] = forms(html)
-    expect(form).toMatchObject({ action: webauthn.signinUrl, method: "post" })
+    const tag = tokenize(html).tags.find((t) => t.name === "form")!
+    expect(tag.attrs.get("data-options")).toBe(webauthn.optionsUrl)
+    expect(tag.attrs.get("data-callback")).toBe(webauthn.callbackUrl)
+    expect(tag.attrs.has("data-conditional")).toBe(true)
     expect(hidden(form!, "csrfToken")).toBe(csrfToken)
+    expect(hidden(form!, "callbackUrl")).toBe(callbackUrl)
     const field = form!.inputs.find((i) => i.attrs.get("name") === "email")!
     expect(field.attrs.get("autocomplete")).toBe("username webauthn")
     expect(form!.buttons).toEqual(["Sign in with Passkey"])
-    expect(html).not.toMatch(/<script/i)
+    expect(scripts).toEqual([PASSKEY_SCRIPT])
+    expect(html.match(/<script/g)).toHaveLength(1)
+    expect(html).toContain(`<script>${PASSKEY_SCRIPT}</script>`)
+    expect(html).toContain("Passkeys need JavaScript")
+    expect(html).not.toMatch(/<script[^>]+src=/)
+    assertInert(html)
+  })
+
+  it("has no script without a passkey provider", () => {
+    const page = render({ providers: [github, email, credentials] })
+    expect(page.scripts).toBeUndefined()
+    expect(page.html).not.toMatch(/<script/i)
   })
 
   it("skips a credentials provider that declares no fields, as Auth.js does", () => {

@@ -1,6 +1,7 @@
 import { component$ } from "@builder.io/qwik"
-import { type DocumentHead, Form, type RequestHandler } from "@builder.io/qwik-city"
-import type { Session } from "@latchkey/qwik"
+import { type DocumentHead, Form, type RequestHandler, useLocation } from "@builder.io/qwik-city"
+import { registerPasskey, type Session } from "@latchkey/qwik"
+import { PasskeyButton } from "~/components/passkey-button"
 import { useSession, useUpdateSession } from "../plugin@auth"
 
 export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
@@ -12,6 +13,8 @@ export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
 export default component$(() => {
   const session = useSession()
   const update = useUpdateSession()
+  const loc = useLocation()
+  const passkeyAdded = loc.url.searchParams.get("passkey") === "added"
   return (
     <section class="card narrow">
       <p class="eyebrow">Session update</p>
@@ -48,6 +51,23 @@ export default component$(() => {
           <p class="notice error">Please enter a nickname of at most 40 characters.</p>
         )}
       </Form>
+      <h2>Passkey</h2>
+      <p>
+        Add a passkey to this account, then sign out and sign in with it: no password needed.
+        Passkeys need JavaScript.
+      </p>
+      <PasskeyButton
+        class="button ghost"
+        testId="register-passkey"
+        run$={() => registerPasskey({ redirectTo: "/profile/?passkey=added" })}
+      >
+        Add a passkey
+      </PasskeyButton>
+      {passkeyAdded && (
+        <p class="notice success" data-testid="passkey-added">
+          Passkey added.
+        </p>
+      )}
     </section>
   )
 })

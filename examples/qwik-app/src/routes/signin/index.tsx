@@ -1,6 +1,8 @@
 import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Form, Link, routeLoader$, useLocation } from "@builder.io/qwik-city"
+import { signInWithPasskey } from "@latchkey/qwik"
 import { authConfig } from "~/auth"
+import { PasskeyButton } from "~/components/passkey-button"
 import { DEMO_EMAIL, DEMO_PASSWORD } from "~/lib/demo-account"
 import { useSignIn } from "../plugin@auth"
 
@@ -14,6 +16,8 @@ const errorMessages: Record<string, string> = {
     "This email already has an account here. Sign in the way you did first (for the demo account: password).",
   OAuthCallbackError: "The identity provider did not sign you in. Please try again.",
   EmailSignInError: "That address cannot get a sign-in link. Check it and try again.",
+  WebAuthnVerificationError: "The passkey could not be verified. Please try again.",
+  AccountNotLinked: "That passkey belongs to another account.",
 }
 
 /** OAuth/OIDC providers configured on the server (none until their `AUTH_*_ID` is set). */
@@ -70,6 +74,16 @@ export default component$(() => {
           Sign in
         </button>
       </Form>
+      <div class="stack passkey">
+        <p class="divider">or</p>
+        <PasskeyButton
+          class="button ghost wide"
+          testId="passkey-signin"
+          run$={() => signInWithPasskey({ redirectTo: callbackUrl })}
+        >
+          Sign in with a passkey
+        </PasskeyButton>
+      </div>
       {emailProvider.value && (
         <div class="stack email">
           <p class="divider">or</p>

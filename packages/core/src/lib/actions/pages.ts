@@ -16,12 +16,20 @@ import {
   renderSignOutPage,
   renderVerifyRequestPage,
 } from "../pages/index.js"
+import { scriptHash } from "../pages/passkey-script.js"
 
 const html = (page: PageResponse): Outcome => ({
   kind: "html",
   status: page.status,
   html: page.html,
 })
+
+/** A page with our inline scripts: the CSP names each one by its hash. */
+async function scriptedHtml(page: PageResponse): Promise<Outcome> {
+  if (!page.scripts || page.scripts.length === 0) return html(page)
+  const scriptHashes = await Promise.all(page.scripts.map(scriptHash))
+  return { kind: "html", status: page.status, html: page.html, scriptHashes }
+}
 
 export function renderBuiltInErrorPage(
   ctx: RequestContext,
@@ -42,7 +50,7 @@ export async function signInPage(ctx: RequestContext): Promise<Outcome> {
     return redirect(pageUrl(ctx, "signIn", { callbackUrl, error }))
   }
   const csrfToken = await ensureCsrfToken(ctx)
-  return html(
+  return scriptedHtml(
     renderSignInPage({
       providers: pageProviders(ctx),
       csrfToken,
@@ -109,6 +117,11 @@ export function pageProviders(ctx: RequestContext): PageProvider[] {
     const style = (provider as { style?: PageProvider["style"] }).style
     if (style && typeof style === "object") entry.style = style
     if (provider.type === "credentials") entry.credentials = provider.credentials
+    if (provider.type === "webauthn") {
+      entry.credentials = provider.formFields ?? {}
+      entry.optionsUrl = actionUrl(ctx, "webauthn-options", provider.id)
+      entry.conditionalUI = provider.enableConditionalUI === true
+    }
     return entry
   })
 }

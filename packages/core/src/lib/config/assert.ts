@@ -2,7 +2,7 @@
  * The configuration check, run once per config at first use. It collects every problem
  * instead of stopping at the first, so one start-up shows the whole list.
  */
-import type { Adapter } from "../../adapters.js"
+import { type Adapter, webAuthnAdapterMethods } from "../../adapters.js"
 import {
   type AuthError,
   ExperimentalFeatureNotEnabled,
@@ -43,6 +43,8 @@ const OAUTH_METHODS = [
   "linkAccount",
 ] as const
 const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
+/** Passkeys: users and accounts as for OAuth, plus the authenticator methods and `getAccount`. */
+const WEBAUTHN_METHODS = [...OAUTH_METHODS, ...webAuthnAdapterMethods, "getAccount"] as const
 
 const encoder = new TextEncoder()
 
@@ -237,6 +239,16 @@ function checkAdapter(
   }
   if (adapter && (kinds.has("oauth") || kinds.has("oidc"))) {
     for (const m of OAUTH_METHODS) needs.add(m)
+  }
+  if (kinds.has("webauthn")) {
+    if (!adapter) {
+      problems.push(
+        new MissingAdapter(
+          `Passkeys (WebAuthn) store credentials and need an adapter with ${WEBAUTHN_METHODS.join(", ")}`,
+        ),
+      )
+    }
+    for (const m of WEBAUTHN_METHODS) needs.add(m)
   }
   if (!adapter) return
   const missing = [...needs].filter(

@@ -1,7 +1,13 @@
 /** What an action produces; `respond.ts` turns it into a `Response`. */
 export type Outcome =
   | { kind: "json"; status?: number; body: unknown; headers?: Record<string, string> }
-  | { kind: "html"; status: number; html: string }
+  | {
+      kind: "html"
+      status: number
+      html: string
+      /** CSP hashes (`'sha256-…'`) of the page's own inline scripts; none: no script runs. */
+      scriptHashes?: readonly string[]
+    }
   | { kind: "redirect"; url: string }
   | { kind: "empty"; status: number; headers?: Record<string, string> }
 

@@ -27,11 +27,18 @@ const PAGE_HEADERS: HeaderPairs = [
   ["Referrer-Policy", "no-referrer"],
   ["X-Frame-Options", "DENY"],
   ["X-Content-Type-Options", "nosniff"],
-  [
-    "Content-Security-Policy",
-    "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; base-uri 'none'; frame-ancestors 'none'",
-  ],
+  ["Content-Security-Policy", pageCsp()],
 ]
+
+/**
+ * The pages' CSP. A page with our own inline script (the passkey form) allows exactly that
+ * script by hash and lets it call this origin's auth endpoints (`connect-src 'self'`).
+ */
+function pageCsp(scriptHashes: readonly string[] = []): string {
+  const scripts =
+    scriptHashes.length === 0 ? "" : ` script-src ${scriptHashes.join(" ")}; connect-src 'self';`
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src * data:;${scripts} base-uri 'none'; frame-ancestors 'none'`
+}
 
 /** Replace or add a header in a pair list (Set-Cookie pairs are only ever appended). */
 function set(headers: HeaderPairs, name: string, value: string): void {
@@ -68,6 +75,9 @@ export function toResponse(outcome: Outcome, input: RespondInput): Response {
     case "html":
       set(headers, "Content-Type", "text/html; charset=utf-8")
       for (const [k, v] of PAGE_HEADERS) set(headers, k, v)
+      if (outcome.scriptHashes && outcome.scriptHashes.length > 0) {
+        set(headers, "Content-Security-Policy", pageCsp(outcome.scriptHashes))
+      }
       return new Response(outcome.html, { status: outcome.status, headers })
     case "empty":
       for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)

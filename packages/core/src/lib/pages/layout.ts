@@ -12,6 +12,8 @@ export interface PageTheme {
 export interface PageResponse {
   status: number
   html: string
+  /** Inline scripts the page carries (our own, constant): the CSP allows each by its hash. */
+  scripts?: readonly string[]
 }
 
 export interface LayoutOptions {
@@ -21,6 +23,8 @@ export interface LayoutOptions {
   body: string
   /** Extra rules built only from validated values (see {@link safeCssColour}). */
   css?: string
+  /** Our own constant inline scripts (the passkey ceremony); none on most pages. */
+  scripts?: readonly string[]
 }
 
 // Fixed focus and link colours rather than the brand colour: a pale brand colour would fail
@@ -74,7 +78,13 @@ a{color:var(--link);text-underline-offset:.15em}
 const colorSchemes = new Set(["auto", "dark", "light"])
 
 /** The one HTML shell every built-in page is rendered into. */
-export function renderLayout({ title, theme, body, css = "" }: LayoutOptions): string {
+export function renderLayout({
+  title,
+  theme,
+  body,
+  css = "",
+  scripts = [],
+}: LayoutOptions): string {
   const scheme = colorSchemes.has(theme.colorScheme ?? "") ? theme.colorScheme : "auto"
   const logo = safeImageUrl(theme.logo)
   return `<!DOCTYPE html>
@@ -95,7 +105,7 @@ ${logo === undefined ? "" : `<img class="logo" src="${escapeHtml(logo)}" alt="">
 ${body}
 </div>
 </main>
-</body>
+${scripts.map((source) => `<script>${source}</script>\n`).join("")}</body>
 </html>
 `
 }

@@ -26,6 +26,8 @@ const linkExpired =
   "The sign in link is no longer valid. It may have been used already or it may have expired."
 const csrfExpired = "Your sign-in form expired or came from another site. Please try again."
 const rateLimited = "Too many attempts. Wait a few minutes and try again."
+const passkeyRefused =
+  "Your passkey could not be verified. Start again from the sign-in page; if it keeps failing, sign in another way."
 
 /** The banner text used when `error` is set but not listed below. */
 export const genericSignInMessage = "Unable to sign in."
@@ -50,6 +52,7 @@ const signInMessages: MessageTable = {
   AccessDenied: accessDenied,
   Verification: linkExpired,
   RateLimited: rateLimited,
+  WebAuthnVerificationError: passkeyRefused,
 }
 
 /** The sign-in banner text for `error`: a listed message, or the generic one. */
@@ -88,6 +91,12 @@ const errorPages: Partial<Record<ErrorType | PageCode, ErrorPageContent>> = {
     heading: "Too many attempts",
     message: rateLimited,
     signInLink: false,
+  },
+  WebAuthnVerificationError: {
+    status: 400,
+    heading: "Passkey not accepted",
+    message: passkeyRefused,
+    signInLink: true,
   },
   UnknownAction: {
     status: 400,

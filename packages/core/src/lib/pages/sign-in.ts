@@ -1,4 +1,4 @@
-import { escapeHtml, safeImageUrl } from "./escape.js"
+import { escapeHtml, safeImageUrl, safeLinkUrl } from "./escape.js"
 import {
   formAction as action,
   cssDeclarations,
@@ -8,6 +8,7 @@ import {
   renderLayout,
 } from "./layout.js"
 import { signInErrorMessage } from "./messages.js"
+import { PASSKEY_SCRIPT } from "./passkey-script.js"
 
 /** A provider as the sign-in page needs it: resolved URLs, display data, credential fields. */
 export interface PageProvider {
@@ -21,6 +22,10 @@ export interface PageProvider {
     string,
     { label?: string; type?: string; placeholder?: string; [attr: string]: unknown }
   >
+  /** WebAuthn: `GET …/webauthn-options/<id>`, which the passkey script calls. */
+  optionsUrl?: string
+  /** WebAuthn: also offer passkeys in the email field's autofill. */
+  conditionalUI?: boolean
 }
 
 export interface SignInPageProps {
@@ -68,7 +73,10 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
   })
 
   const css = blocks.map((block) => block.css).join("")
-  return { status: 200, html: renderLayout({ title: "Sign In", theme: props.theme, body, css }) }
+  // A script only when a passkey form is on the page: otherwise the page stays script-free.
+  const scripts = props.providers.some((p) => p.type === "webauthn") ? [PASSKEY_SCRIPT] : []
+  const html = renderLayout({ title: "Sign In", theme: props.theme, body, css, scripts })
+  return scripts.length > 0 ? { status: 200, html, scripts } : { status: 200, html }
 }
 
 function renderProvider(
@@ -118,11 +126,34 @@ function renderProvider(
       if (provider.credentials === undefined) return undefined
       return formBlock(provider.callbackUrl, provider.credentials, index, hidden, label)
     case "webauthn":
-      // Posts the fields only. The passkey ceremony needs client JavaScript (and Auth.js loads
-      // it from unpkg); these pages ship none, so the ceremony belongs to the app's own page.
-      return formBlock(provider.signinUrl, provider.credentials ?? {}, index, hidden, label)
+      return passkeyBlock(provider, index, hidden, label)
     default:
       return undefined
+  }
+}
+
+/**
+ * A passkey form: its fields (email with `autocomplete="username webauthn"`), run by the page's
+ * own passkey script (`passkey-script.ts`), which reads the two URLs from `data-*` attributes.
+ * Without JavaScript it cannot work, and says so.
+ */
+function passkeyBlock(provider: PageProvider, index: number, hidden: string, label: string): Block {
+  const inputs = Object.entries(provider.credentials ?? {})
+    .map(([name, field], i) => renderField(name, field, `field-${index}-${i}`))
+    .join("")
+  const options = safeLinkUrl(provider.optionsUrl)
+  const callback = safeLinkUrl(provider.callbackUrl)
+  const data =
+    (options === undefined ? "" : ` data-options="${escapeHtml(options)}"`) +
+    (callback === undefined ? "" : ` data-callback="${escapeHtml(callback)}"`) +
+    (provider.conditionalUI ? " data-conditional" : "")
+  return {
+    group: "form",
+    css: "",
+    html:
+      `<form data-passkey${data} method="post">\n${hidden}${inputs}${submit(label)}` +
+      `<p class="muted" data-passkey-status role="status" hidden></p>\n` +
+      `<noscript><p class="muted">Passkeys need JavaScript.</p></noscript>\n</form>\n`,
   }
 }
 

@@ -29,6 +29,11 @@ export interface SignInAttempt {
   credentials?: Record<string, unknown>
   /** Where to go afterwards (already validated by `resolveCallbackUrl`). */
   callbackUrl: string
+  /**
+   * Runs once the user is resolved (created or linked), before the session is issued: WebAuthn
+   * stores the authenticator (or its new counter) here, so a refused sign-in stores nothing.
+   */
+  afterLogin?: (user: User) => Promise<void>
 }
 
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
@@ -43,6 +48,7 @@ export async function completeSignIn(
   if (detour !== undefined) return redirect(detour)
 
   const { user, account, isNewUser } = await resolveLogin(ctx, provider, attempt)
+  await attempt.afterLogin?.(user)
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {

@@ -4,7 +4,7 @@
  * user as given. One small function per provider kind.
  */
 import type { AdapterAccount, AdapterUser } from "../../../adapters.js"
-import { OAuthAccountNotLinked } from "../../../errors.js"
+import { AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import type { Account, User } from "../../../types.js"
 import type { RequestContext } from "../../context.js"
@@ -58,7 +58,7 @@ export function resolveLogin(
 }
 
 /** The user of the request's current session, if any (for linking a new account to them). */
-async function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
+export async function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
   const adapter = ctx.config.adapter!
   const name = ctx.cookies.sessionToken.name
   if (ctx.config.session.strategy === "jwt") {
@@ -120,10 +120,13 @@ async function resolveAccountLogin(
   }
 
   switch (decision.kind) {
-    case "error-not-linked":
-      throw new OAuthAccountNotLinked(NOT_LINKED_MESSAGES[decision.reason], {
+    case "error-not-linked": {
+      // Auth.js's types: a passkey that cannot be linked is `AccountNotLinked`.
+      const NotLinked = provider.type === "webauthn" ? AccountNotLinked : OAuthAccountNotLinked
+      throw new NotLinked(NOT_LINKED_MESSAGES[decision.reason], {
         details: { provider: account.provider, reason: decision.reason },
       })
+    }
     case "sign-in-existing":
       return { user: decision.user, account, isNewUser: false }
     case "link-to-current":

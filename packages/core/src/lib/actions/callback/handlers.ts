@@ -4,6 +4,7 @@ import type { RequestContext } from "../../context.js"
 import { emailCallback } from "../../email/actions.js"
 import type { Outcome } from "../../http/outcome.js"
 import { oauthCallback } from "../../oauth/actions.js"
+import { webauthnCallback } from "../../webauthn/callback.js"
 import { credentialsCallback } from "./credentials.js"
 
 export type CallbackHandler = (ctx: RequestContext, provider: ProviderConfig) => Promise<Outcome>
@@ -13,4 +14,5 @@ export const callbackHandlers: Partial<Record<ProviderType, CallbackHandler>> = 
   email: emailCallback,
   oauth: oauthCallback,
   oidc: oauthCallback,
+  webauthn: webauthnCallback,
 }

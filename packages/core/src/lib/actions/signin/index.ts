@@ -17,7 +17,14 @@ export async function signInAction(ctx: RequestContext): Promise<Outcome> {
   const provider = requireProvider(ctx)
   const handler = signInHandlers[provider.type]
   if (!handler) {
-    throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available`)
+    // Passkeys start in the browser: options first, then the credential to the callback.
+    const hint =
+      provider.type === "webauthn"
+        ? `; passkeys need JavaScript: GET webauthn-options/${provider.id}, then POST callback/${provider.id}`
+        : ""
+    throw new InvalidProvider(
+      `Sign-in with "${provider.type}" providers is not available${hint}`.slice(0, 300),
+    )
   }
   const callbackUrl = await resolveCallbackUrl(ctx)
   return handler(ctx, provider, { callbackUrl })

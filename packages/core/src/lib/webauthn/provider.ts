@@ -1,0 +1,17 @@
+/** The WebAuthn provider named in the URL, with defaults for raw (factory-less) configs. */
+import { InvalidProvider } from "../../errors.js"
+import { DEFAULT_WEBAUTHN_TIMEOUT, type WebAuthnConfig } from "../../providers/webauthn.js"
+import { requireProvider } from "../actions/provider.js"
+import type { RequestContext } from "../context.js"
+
+export function requireWebAuthnProvider(ctx: RequestContext): WebAuthnConfig {
+  const provider = requireProvider(ctx)
+  if (provider.type !== "webauthn") {
+    throw new InvalidProvider(`Provider "${provider.id}" is not a WebAuthn (passkey) provider`)
+  }
+  return {
+    ...provider,
+    userVerification: provider.userVerification ?? "preferred",
+    timeout: provider.timeout ?? DEFAULT_WEBAUTHN_TIMEOUT,
+  }
+}

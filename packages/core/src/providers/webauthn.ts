@@ -1,0 +1,85 @@
+/**
+ * WebAuthn (passkeys), experimental: needs `experimental.enableWebAuthn: true` and an adapter
+ * with the authenticator methods. Ceremonies are verified by `@simplewebauthn/server`.
+ *
+ * ```ts
+ * import Passkey from "@latchkey/core/providers/passkey"
+ *
+ * QwikAuth$(() => ({
+ *   providers: [Passkey],
+ *   adapter: PostgresAdapter(pool),
+ *   experimental: { enableWebAuthn: true },
+ * }))
+ * ```
+ *
+ * Endpoints: `GET <basePath>/webauthn-options/<id>?action=register|authenticate[&email=]`
+ * answers `{ action, options }` and sets the challenge cookie; `POST <basePath>/callback/<id>`
+ * with `action` and `data` (the credential as JSON) verifies it and signs in.
+ *
+ * @module @latchkey/core/providers/webauthn
+ */
+import type {
+  GenerateAuthenticationOptionsOpts,
+  GenerateRegistrationOptionsOpts,
+} from "@simplewebauthn/server"
+import type { CommonProviderOptions, CredentialInput } from "./index.js"
+
+/**
+ * Who the credentials are for. Each field may list several values (several origins of one app);
+ * the first is used in the options, all are accepted when verifying. Default: the request's
+ * resolved origin (`AUTH_URL`, or the trusted host), its hostname as `id` and host as `name`.
+ * The Auth.js spelling `relayingParty` is kept.
+ */
+export interface RelyingPartyOptions {
+  id?: string | readonly string[]
+  name?: string | readonly string[]
+  origin?: string | readonly string[]
+}
+
+export type UserVerification = "required" | "preferred" | "discouraged"
+
+/** A WebAuthn provider with every default filled in. */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: "webauthn"
+  relayingParty?: RelyingPartyOptions
+  /**
+   * Whether the authenticator must verify the user (PIN, biometrics). `"required"` also makes
+   * the server refuse responses without the UV flag. Default `"preferred"`.
+   */
+  userVerification: UserVerification
+  /** How long, in ms, the browser lets the user complete a ceremony. Default 5 minutes. */
+  timeout: number
+  /** Offer passkeys in the browser's autofill of the email field (conditional UI). */
+  enableConditionalUI: boolean
+  /** Fields of the built-in sign-in page's passkey form (default: `email`). */
+  formFields: Record<string, CredentialInput>
+  /** Extra options for `generateRegistrationOptions` (e.g. `attestationType`). */
+  registrationOptions?: Partial<
+    Omit<GenerateRegistrationOptionsOpts, "rpID" | "rpName" | "challenge" | "userName">
+  >
+  /** Extra options for `generateAuthenticationOptions`. */
+  authenticationOptions?: Partial<Omit<GenerateAuthenticationOptionsOpts, "rpID" | "challenge">>
+}
+
+/** What the app passes: everything optional. */
+export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "type">>
+
+export const DEFAULT_WEBAUTHN_TIMEOUT = 5 * 60 * 1000
+
+/** Build a WebAuthn provider (`id` `"webauthn"` unless given another). */
+export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfig {
+  return {
+    id: "webauthn",
+    name: "WebAuthn",
+    userVerification: "preferred",
+    timeout: DEFAULT_WEBAUTHN_TIMEOUT,
+    enableConditionalUI: true,
+    // Not required: signing in with a passkey needs no email (discoverable credentials); only
+    // creating one for a new account does.
+    formFields: {
+      email: { label: "Email", type: "email", autocomplete: "username webauthn" },
+    },
+    ...config,
+    type: "webauthn",
+  }
+}
