@@ -26,6 +26,11 @@ export interface DefaultSession {
   user?: User
   /** ISO 8601 date at which the session expires. */
   expires: string
+  /**
+   * Set when a provider refused to refresh this user's access token (see the provider's
+   * `refresh` option): the user must sign in with that provider again.
+   */
+  error?: "RefreshTokenError"
 }
 
 /** What the client sees of the session. Augment it to add fields. */
@@ -183,6 +188,15 @@ export interface EventCallbacks {
   updateUser?: (message: { user: User }) => Awaitable<void>
   linkAccount?: (message: { user: User | AdapterUser; account: Account }) => Awaitable<void>
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * A provider refused to refresh an access token (`invalid_grant`). Fired once per refused
+   * refresh token; the session now carries `error: "RefreshTokenError"`.
+   */
+  refreshTokenError?: (message: {
+    provider: string
+    userId: string
+    error: AuthError
+  }) => Awaitable<void>
 }
 
 /**

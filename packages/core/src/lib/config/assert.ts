@@ -2,7 +2,7 @@
  * The configuration check, run once per config at first use. It collects every problem
  * instead of stopping at the first, so one start-up shows the whole list.
  */
-import type { Adapter } from "../../adapters.js"
+import { type Adapter, refreshAdapterMethods } from "../../adapters.js"
 import {
   type AuthError,
   ExperimentalFeatureNotEnabled,
@@ -229,6 +229,9 @@ function checkAdapter(
   }
   if (adapter && (kinds.has("oauth") || kinds.has("oidc"))) {
     for (const m of OAUTH_METHODS) needs.add(m)
+    if (input.providers.some((p) => (p as { refresh?: unknown }).refresh)) {
+      for (const m of refreshAdapterMethods) needs.add(m)
+    }
   }
   if (!adapter) return
   const missing = [...needs].filter(

@@ -1,0 +1,95 @@
+/**
+ * An app on `Auth()` signed in against the real OpenID Provider, for the refresh tests: a
+ * browser cookie jar, the sign-in round trip, and requests carrying the browser's cookies.
+ */
+import { expect } from "vitest"
+import { Auth } from "../../src/index.js"
+import type { RefreshOptions } from "../../src/providers/oauth.js"
+import OAuth from "../../src/providers/oauth.js"
+import type { AuthConfig, ResponseCookie } from "../../src/types.js"
+import { APP_ORIGIN, type OidcHarness } from "../oauth/harness/oidc-server.js"
+
+export const SECRET = "a-refresh-test-secret-with-at-least-32-bytes!"
+
+export class Browser {
+  readonly cookies = new Map<string, string>()
+  header() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
+  }
+  store(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(/;\s*/)
+      const at = pair!.indexOf("=")
+      const name = pair!.slice(0, at)
+      const value = decodeURIComponent(pair!.slice(at + 1))
+      if (value === "" || attrs.some((a) => /^max-age=0$/i.test(a))) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+  }
+  apply(cookies: readonly ResponseCookie[]) {
+    for (const c of cookies) {
+      if (c.value === "" || c.options.maxAge === 0) this.cookies.delete(c.name)
+      else this.cookies.set(c.name, c.value)
+    }
+  }
+  request(path = "/api") {
+    return new Request(`${APP_ORIGIN}${path}`, { headers: { cookie: this.header() } })
+  }
+}
+
+export function refreshConfig(
+  op: OidcHarness,
+  refresh: boolean | RefreshOptions,
+  overrides: Partial<AuthConfig> = {},
+): AuthConfig {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    providers: [
+      OAuth({
+        type: "oidc",
+        id: "oidc",
+        name: "Test OP",
+        issuer: op.issuer,
+        clientId: op.clients.main.id,
+        clientSecret: op.clients.main.secret,
+        refresh,
+      }),
+    ],
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    ...overrides,
+  }
+}
+
+/** Sign in through `Auth()` and the provider; the browser ends up holding the session. */
+export async function signIn(op: OidcHarness, cfg: AuthConfig, browser = new Browser()) {
+  const start = await Auth(
+    new Request(`${APP_ORIGIN}/auth/signin/oidc`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "sec-fetch-site": "same-origin",
+        cookie: browser.header(),
+      },
+      body: new URLSearchParams({ callbackUrl: "/" }),
+    }),
+    cfg,
+  )
+  browser.store(start)
+  const back = await op.authorize(start.headers.get("location")!)
+  const callback = await Auth(new Request(back, { headers: { cookie: browser.header() } }), cfg)
+  expect(callback.headers.get("location")).toBe(`${APP_ORIGIN}/`)
+  browser.store(callback)
+  return browser
+}
+
+export async function readSession(cfg: AuthConfig, browser: Browser) {
+  const res = await Auth(browser.request("/auth/session"), cfg)
+  browser.store(res)
+  return (await res.json()) as { user?: unknown; error?: string } | null
+}
+
+/** The token endpoint's hit count (code exchanges and refreshes). */
+export function tokenCalls(op: OidcHarness): number {
+  return op.hits.get("/token") ?? 0
+}

@@ -1,0 +1,213 @@
+/**
+ * The refresh scenarios of issue 12, against the real OpenID Provider with refresh tokens and
+ * rotation on, for one way of keeping tokens (session cookie, or an adapter with a session
+ * strategy). The PostgreSQL adapter's tests run the same scenarios.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import type { Adapter } from "../../src/adapters.js"
+import { RefreshTokenError, TokenEndpointTimeout } from "../../src/errors.js"
+import { getAccessToken } from "../../src/index.js"
+import { clearRefreshState } from "../../src/lib/refresh/coordination.js"
+import type { AuthConfig, SessionStrategy } from "../../src/types.js"
+import { type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"
+import { type Browser, readSession, refreshConfig, signIn, tokenCalls } from "./app.js"
+
+export interface Storage {
+  name: string
+  strategy: SessionStrategy
+  /** A fresh adapter per test, or none (tokens in the session cookie). */
+  adapter?: () => Promise<Adapter>
+  /** Raw text of the stored account row (to prove tokens are not readable at rest). */
+  rawAccount?: () => Promise<string>
+}
+
+/** Skew larger than the access token's lifetime: every token counts as expiring. */
+const ALWAYS_STALE = { skewSeconds: 10 * 3600 }
+
+export function refreshScenarios(storage: Storage): void {
+  describe(`getAccessToken: ${storage.name}`, () => {
+    let op: OidcHarness
+    let adapter: Adapter | undefined
+    let signedIn: { access?: string; refresh?: string }
+    let refused: { provider: string; userId: string; type: string }[]
+
+    beforeAll(async () => {
+      op = await startOidcServer()
+      op.issueRefreshTokens = true
+      op.rotateRefreshTokens = true
+    })
+    afterAll(() => op.close())
+    beforeEach(async () => {
+      clearRefreshState()
+      op.tokenDelayMs = 0
+      adapter = storage.adapter ? await storage.adapter() : undefined
+      signedIn = {}
+      refused = []
+    })
+
+    function config(refresh: Parameters<typeof refreshConfig>[1]): AuthConfig {
+      return refreshConfig(op, refresh, {
+        session: { strategy: storage.strategy },
+        ...(adapter ? { adapter } : {}),
+        events: {
+          signIn: ({ account }) => {
+            signedIn = { access: account?.access_token, refresh: account?.refresh_token }
+          },
+          refreshTokenError: ({ provider, userId, error }) => {
+            refused.push({ provider, userId, type: error.type })
+          },
+        },
+      })
+    }
+
+    async function tokenFor(cfg: AuthConfig, browser: Browser) {
+      try {
+        const result = await getAccessToken(browser.request(), cfg, "oidc")
+        if (result) browser.apply(result.cookies)
+        return result
+      } catch (error) {
+        if (error instanceof RefreshTokenError) browser.apply(error.cookies)
+        throw error
+      }
+    }
+
+    it("a fresh token is returned as it is: no token endpoint call, no cookie", async () => {
+      const cfg = config(true)
+      const browser = await signIn(op, cfg)
+      expect(signedIn.access).toBeTruthy()
+      const before = tokenCalls(op)
+      const result = await getAccessToken(browser.request(), cfg, "oidc")
+      expect(result?.accessToken).toBe(signedIn.access)
+      expect(result?.expiresAt).toBeGreaterThan(Date.now() / 1000 + 3000)
+      expect(result?.cookies).toEqual([])
+      expect(tokenCalls(op)).toBe(before)
+    })
+
+    it("20 concurrent calls with an expiring token: one token endpoint call, one new token for all", async () => {
+      const cfg = config(ALWAYS_STALE)
+      const browser = await signIn(op, cfg)
+      const before = tokenCalls(op)
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => getAccessToken(browser.request(), cfg, "oidc")),
+      )
+      expect(tokenCalls(op) - before).toBe(1)
+      const tokens = new Set(results.map((r) => r?.accessToken))
+      expect(tokens.size).toBe(1)
+      const [token] = tokens
+      expect(token).toBeTruthy()
+      expect(token).not.toBe(signedIn.access)
+      // The new token works at the provider.
+      const me = await fetch(`${op.issuer}/me`, { headers: { authorization: `Bearer ${token}` } })
+      expect(me.status).toBe(200)
+    })
+
+    it("the rotated refresh token is the one used at the next expiry", async () => {
+      const cfg = config(ALWAYS_STALE)
+      const browser = await signIn(op, cfg)
+      const first = await tokenFor(cfg, browser)
+      const before = tokenCalls(op)
+      // oidc-provider revokes the whole grant when a spent refresh token comes back, so this
+      // only succeeds with the successor.
+      const second = await tokenFor(cfg, browser)
+      expect(tokenCalls(op) - before).toBe(1)
+      expect(second?.accessToken).toBeTruthy()
+      expect(second?.accessToken).not.toBe(first?.accessToken)
+      const third = await tokenFor(cfg, browser)
+      expect(third?.accessToken).not.toBe(second?.accessToken)
+      expect(refused).toEqual([])
+    })
+
+    it("a request that read the tokens before a refresh sees the persisted successor", async () => {
+      const cfg = config(ALWAYS_STALE)
+      const browser = await signIn(op, cfg)
+      const fresh = await tokenFor(cfg, browser)
+      const before = tokenCalls(op)
+      // With the default skew the new token is fresh: whoever asks next gets it as persisted.
+      const next = await tokenFor(config(true), browser)
+      expect(next?.accessToken).toBe(fresh?.accessToken)
+      expect(tokenCalls(op)).toBe(before)
+    })
+
+    if (!storage.adapter) {
+      // Without an adapter each request carries its own copy of the tokens (its cookie).
+      it("a request that still holds the spent refresh token gets the successor (grace window)", async () => {
+        const cfg = config(ALWAYS_STALE)
+        const browser = await signIn(op, cfg)
+        const stale = browser.request()
+        const fresh = await tokenFor(cfg, browser)
+        const before = tokenCalls(op)
+        const late = await getAccessToken(stale, cfg, "oidc")
+        expect(late?.accessToken).toBe(fresh?.accessToken)
+        expect(tokenCalls(op)).toBe(before)
+        // And that request's browser can go on refreshing from there.
+        const next = await tokenFor(cfg, browser)
+        expect(next?.accessToken).toBeTruthy()
+        expect(refused).toEqual([])
+      })
+    }
+
+    it("a revoked refresh token: RefreshTokenError, session marked, event once, no retry storm", async () => {
+      const cfg = config(ALWAYS_STALE)
+      const browser = await signIn(op, cfg)
+      expect((await readSession(cfg, browser))?.error).toBeUndefined()
+      await op.revokeRefreshToken(signedIn.refresh!)
+      const before = tokenCalls(op)
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () => tokenFor(cfg, browser)),
+      )
+      for (const r of results) {
+        expect(r.status).toBe("rejected")
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(RefreshTokenError)
+      }
+      expect(tokenCalls(op) - before).toBe(1)
+      expect(refused).toEqual([
+        { provider: "oidc", userId: expect.any(String), type: "RefreshTokenError" },
+      ])
+      // Later calls do not ask the provider again, even once the grace window is over.
+      clearRefreshState()
+      await expect(tokenFor(cfg, browser)).rejects.toBeInstanceOf(RefreshTokenError)
+      expect(tokenCalls(op) - before).toBe(1)
+      expect((await readSession(cfg, browser))?.error).toBe("RefreshTokenError")
+
+      // Signing in again clears the error and gives working tokens.
+      await signIn(op, cfg, browser)
+      expect((await readSession(cfg, browser))?.error).toBeUndefined()
+      expect((await tokenFor(cfg, browser))?.accessToken).toBeTruthy()
+    })
+
+    it("a token endpoint slower than the timeout: TokenEndpointTimeout, tokens kept", async () => {
+      const cfg = config({ ...ALWAYS_STALE, timeoutMs: 150 })
+      const browser = await signIn(op, cfg)
+      op.tokenDelayMs = 1500
+      await expect(tokenFor(cfg, browser)).rejects.toBeInstanceOf(TokenEndpointTimeout)
+      // Let the delayed request reach the provider before the next one.
+      await new Promise((resolve) => setTimeout(resolve, 1600))
+      op.tokenDelayMs = 0
+      expect((await readSession(cfg, browser))?.error).toBeUndefined()
+      expect(refused).toEqual([])
+    })
+
+    it("nobody signed in: null, without a provider call", async () => {
+      const cfg = config(true)
+      const before = tokenCalls(op)
+      expect(await getAccessToken(new Request("http://127.0.0.1:3999/"), cfg, "oidc")).toBeNull()
+      expect(tokenCalls(op)).toBe(before)
+    })
+
+    if (storage.rawAccount) {
+      it("tokens at rest are not readable in the database", async () => {
+        const cfg = config(ALWAYS_STALE)
+        const browser = await signIn(op, cfg)
+        let raw = await storage.rawAccount!()
+        for (const secret of [signedIn.access!, signedIn.refresh!]) {
+          expect(secret.length).toBeGreaterThan(10)
+          expect(raw).not.toContain(secret)
+        }
+        const refreshed = await tokenFor(cfg, browser)
+        raw = await storage.rawAccount!()
+        expect(raw).not.toContain(refreshed!.accessToken)
+        expect(raw).toContain("lk1.")
+      })
+    }
+  })
+}
