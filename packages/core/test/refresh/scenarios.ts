@@ -81,6 +81,21 @@ export function refreshScenarios(storage: Storage): void {
       expect(result?.expiresAt).toBeGreaterThan(Date.now() / 1000 + 3000)
       expect(result?.cookies).toEqual([])
       expect(tokenCalls(op)).toBe(before)
+      // Provider tokens never reach the client's view of the session.
+      const session = JSON.stringify(await readSession(cfg, browser))
+      expect(session).toContain("alice@example.com")
+      expect(session).not.toContain(signedIn.access)
+      expect(session).not.toContain(signedIn.refresh)
+    })
+
+    it("a jwt callback that builds a new token does not lose the provider tokens", async () => {
+      const cfg = {
+        ...config(true),
+        callbacks: { jwt: ({ token }: { token: { sub?: string } }) => ({ sub: token.sub }) },
+      }
+      const browser = await signIn(op, cfg)
+      await readSession({ ...cfg, session: { strategy: storage.strategy, updateAge: 0 } }, browser)
+      expect((await tokenFor(cfg, browser))?.accessToken).toBe(signedIn.access)
     })
 
     it("20 concurrent calls with an expiring token: one token endpoint call, one new token for all", async () => {
