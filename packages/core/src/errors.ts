@@ -47,6 +47,8 @@ export type ErrorType =
   | "RefreshTokenError"
   | "SessionTokenError"
   | "SignOutError"
+  | "StoreError"
+  | "StoreTimeout"
   | "TokenEndpointError"
   | "TokenEndpointTimeout"
   | "UnknownAction"
@@ -293,6 +295,19 @@ export class SessionTokenError extends AuthError {
 /** Sign-out could not complete every step (the session cookie is cleared anyway). */
 export class SignOutError extends AuthError {
   static override type: ErrorType = "SignOutError"
+}
+
+/**
+ * The shared store (`config.store`, e.g. Redis) could not carry out a command: connection
+ * refused or lost, or a server error. Callers fail closed unless configured otherwise.
+ */
+export class StoreError extends AuthError {
+  static override type: ErrorType = "StoreError"
+}
+
+/** A store command got no answer within its timeout (the server is down, slow or unreachable). */
+export class StoreTimeout extends StoreError {
+  static override type: ErrorType = "StoreTimeout"
 }
 
 /**

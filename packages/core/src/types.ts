@@ -9,6 +9,7 @@
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { AuthError } from "./errors.js"
 import type { JWT, JWTOptions } from "./jwt.js"
+import type { Store } from "./lib/rate-limit/store.js"
 import type { Provider, ProviderType } from "./providers/index.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
@@ -255,4 +256,10 @@ export interface AuthConfig {
   /** Pass `skipCSRFCheck` only from a framework with its own CSRF protection. */
   skipCSRFCheck?: typeof import("./lib/csrf/skip.js").skipCSRFCheck
   experimental?: { enableWebAuthn?: boolean }
+  /**
+   * Where rate-limit counters and single-use state live. Default: this process's memory
+   * (`MemoryStore`), which is right for one instance only; several instances share one store,
+   * e.g. `RedisStore` from `@latchkey/store-redis`. See `@latchkey/core/store`.
+   */
+  store?: Store
 }
