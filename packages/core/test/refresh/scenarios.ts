@@ -7,10 +7,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters.js"
 import { RefreshTokenError, TokenEndpointTimeout } from "../../src/errors.js"
 import { getAccessToken } from "../../src/index.js"
-import { clearRefreshState } from "../../src/lib/refresh/coordination.js"
+import { flightKey, rememberOutcome } from "../../src/lib/refresh/coordination.js"
+import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"
-import { type Browser, readSession, refreshConfig, signIn, tokenCalls } from "./app.js"
+import { type Browser, readSession, refreshConfig, SECRET, signIn, tokenCalls } from "./app.js"
 
 export interface Storage {
   name: string
@@ -30,6 +31,8 @@ export function refreshScenarios(storage: Storage): void {
     let adapter: Adapter | undefined
     let signedIn: { access?: string; refresh?: string }
     let refused: { provider: string; userId: string; type: string }[]
+    /** The shared store: one per test, as if each test ran against its own Redis. */
+    let store: MemoryStore
 
     beforeAll(async () => {
       op = await startOidcServer()
@@ -38,7 +41,7 @@ export function refreshScenarios(storage: Storage): void {
     })
     afterAll(() => op.close())
     beforeEach(async () => {
-      clearRefreshState()
+      store = new MemoryStore()
       op.tokenDelayMs = 0
       adapter = storage.adapter ? await storage.adapter() : undefined
       signedIn = {}
@@ -48,6 +51,7 @@ export function refreshScenarios(storage: Storage): void {
     function config(refresh: Parameters<typeof refreshConfig>[1]): AuthConfig {
       return refreshConfig(op, refresh, {
         session: { strategy: storage.strategy },
+        store,
         ...(adapter ? { adapter } : {}),
         events: {
           signIn: ({ account }) => {
@@ -179,10 +183,11 @@ export function refreshScenarios(storage: Storage): void {
         { provider: "oidc", userId: expect.any(String), type: "RefreshTokenError" },
       ])
       // Later calls do not ask the provider again, even once the grace window is over.
-      clearRefreshState()
-      await expect(tokenFor(cfg, browser)).rejects.toBeInstanceOf(RefreshTokenError)
+      store = new MemoryStore()
+      const later = config(ALWAYS_STALE)
+      await expect(tokenFor(later, browser)).rejects.toBeInstanceOf(RefreshTokenError)
       expect(tokenCalls(op) - before).toBe(1)
-      expect((await readSession(cfg, browser))?.error).toBe("RefreshTokenError")
+      expect((await readSession(later, browser))?.error).toBe("RefreshTokenError")
 
       // Signing in again clears the error and gives working tokens.
       await signIn(op, cfg, browser)
@@ -200,6 +205,37 @@ export function refreshScenarios(storage: Storage): void {
       op.tokenDelayMs = 0
       expect((await readSession(cfg, browser))?.error).toBeUndefined()
       expect(refused).toEqual([])
+    })
+
+    it("another instance holds the refresh lock: its outcome is used, the provider is not called", async () => {
+      const cfg = config(ALWAYS_STALE)
+      const browser = await signIn(op, cfg)
+      const key = await flightKey("oidc", signedIn.refresh!)
+      expect(await store.consumeOnce(`latchkey:refresh-lock:${key}`, 10_000)).toBe(true)
+      const before = tokenCalls(op)
+      const pending = tokenFor(cfg, browser)
+      await new Promise((resolve) => setTimeout(resolve, 120))
+      const successor = { access_token: "from-another-instance", refresh_token: "rt-2" }
+      await rememberOutcome({ store, secret: [SECRET], graceMs: 30_000 }, key, {
+        ok: true,
+        tokens: { ...successor, expires_at: Math.floor(Date.now() / 1000) + 3600 },
+      })
+      expect((await pending)?.accessToken).toBe("from-another-instance")
+      expect(tokenCalls(op)).toBe(before)
+      // What the store holds is sealed: no token in clear.
+      expect(JSON.stringify(await store.get(`latchkey:refresh-grace:${key}`))).not.toContain(
+        "from-another-instance",
+      )
+    })
+
+    it("a lock that is never released: TokenEndpointTimeout after timeoutMs, no provider call", async () => {
+      const cfg = config({ ...ALWAYS_STALE, timeoutMs: 150 })
+      const browser = await signIn(op, cfg)
+      const key = await flightKey("oidc", signedIn.refresh!)
+      await store.consumeOnce(`latchkey:refresh-lock:${key}`, 10_000)
+      const before = tokenCalls(op)
+      await expect(tokenFor(cfg, browser)).rejects.toBeInstanceOf(TokenEndpointTimeout)
+      expect(tokenCalls(op)).toBe(before)
     })
 
     it("nobody signed in: null, without a provider call", async () => {

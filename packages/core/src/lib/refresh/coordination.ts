@@ -1,24 +1,33 @@
 /**
- * What keeps concurrent refreshes of one refresh token to one token-endpoint call, in this
- * process:
+ * What keeps concurrent refreshes of one refresh token to one token-endpoint call:
  *
- * - a promise map: the first caller for a key runs the refresh, every caller that arrives while
- *   it runs awaits the same promise;
- * - a grace cache: once a refresh token has been spent, its outcome (the successor tokens, or
- *   the refusal) is kept for `graceMs`, so a request that still holds the spent token (an old
- *   session cookie, a row read just before the rotation) gets the successor instead of spending
- *   a token the provider has already rotated out.
+ * - in this process, a promise map: the first caller for a key runs the refresh, every caller
+ *   that arrives while it runs awaits the same promise (no store round trip);
+ * - across instances, a lock in the configured store (`consumeOnce` acquires, `delete`
+ *   releases, the TTL frees the lock of an instance that died mid-refresh);
+ * - a grace entry in the store: once a refresh token has been spent, its outcome (the successor
+ *   tokens, or the refusal) is kept for `graceMs`, so a request that still holds the spent
+ *   token (an old session cookie, a row read just before the rotation, another instance
+ *   waiting on the lock) gets the successor instead of spending a rotated-out token.
  *
- * Keys are a SHA-256 of provider id and refresh token: the token itself is never a map key.
- * Across instances the same key is the lock name in a shared store (see the README's limits).
+ * Keys are a SHA-256 of provider id and refresh token: the token itself is never a key, and
+ * grace entries are sealed like tokens at rest, so the store never holds a readable token.
+ * Without a shared store (the default `MemoryStore`) the lock and the grace window hold within
+ * one process only.
  */
+
 import { toBase64Url } from "../crypto/random.js"
+import type { Store } from "../rate-limit/store.js"
+import { openToken, sealToken } from "./at-rest.js"
 import type { ProviderTokens } from "./tokens.js"
 
 /** A spent refresh token's outcome. */
 export type GraceEntry = { ok: true; tokens: ProviderTokens } | { ok: false }
 
-const MAX_GRACE_ENTRIES = 10_000
+const LOCK_PREFIX = "latchkey:refresh-lock:"
+const GRACE_PREFIX = "latchkey:refresh-grace:"
+/** How often an instance waiting on another one's lock looks for its outcome. */
+const POLL_MS = 50
 const encoder = new TextEncoder()
 
 export async function flightKey(providerId: string, refreshToken: string): Promise<string> {
@@ -30,46 +39,73 @@ export async function flightKey(providerId: string, refreshToken: string): Promi
 }
 
 const flights = new Map<string, Promise<unknown>>()
-const grace = new Map<string, { until: number; entry: GraceEntry }>()
 
-/**
- * Run `refresh` for `key` unless a run for it is in progress, in which case share its result.
- * `leader` tells the caller whether it ran the refresh (and so persisted its outcome).
- */
-export async function singleFlight<T>(
-  key: string,
-  refresh: () => Promise<T>,
-): Promise<{ value: T; leader: boolean }> {
+/** Run `refresh` for `key` unless a run for it is in progress here; then share its result. */
+export function singleFlight<T>(key: string, refresh: () => Promise<T>): Promise<T> {
   const running = flights.get(key) as Promise<T> | undefined
-  if (running) return { value: await running, leader: false }
+  if (running) return running
   const promise = refresh().finally(() => flights.delete(key))
   flights.set(key, promise)
-  return { value: await promise, leader: true }
+  return promise
 }
 
-export function rememberOutcome(key: string, entry: GraceEntry, graceMs: number): void {
-  if (graceMs <= 0) return
-  const now = Date.now()
-  if (grace.size >= MAX_GRACE_ENTRIES) {
-    for (const [k, v] of grace) if (v.until <= now) grace.delete(k)
-    // Still full: forget the oldest. The store lock and the row re-read still prevent a
-    // double spend; this cache only saves the late request a round trip.
-    while (grace.size >= MAX_GRACE_ENTRIES) grace.delete(grace.keys().next().value!)
-  }
-  grace.set(key, { until: now + graceMs, entry })
+export interface Coordination {
+  readonly store: Store
+  readonly secret: readonly string[]
+  readonly graceMs: number
 }
 
-export function recallOutcome(key: string): GraceEntry | undefined {
-  const hit = grace.get(key)
-  if (!hit) return undefined
-  if (hit.until <= Date.now()) {
-    grace.delete(key)
+export async function rememberOutcome(
+  c: Coordination,
+  key: string,
+  entry: GraceEntry,
+): Promise<void> {
+  if (c.graceMs <= 0) return
+  await c.store.set(
+    `${GRACE_PREFIX}${key}`,
+    await sealToken(c.secret, JSON.stringify(entry)),
+    c.graceMs,
+  )
+}
+
+export async function recallOutcome(c: Coordination, key: string): Promise<GraceEntry | undefined> {
+  const opened = await openToken(c.secret, await c.store.get(`${GRACE_PREFIX}${key}`))
+  if (!opened) return undefined
+  try {
+    const entry = JSON.parse(opened) as GraceEntry
+    return entry && typeof entry === "object" && typeof entry.ok === "boolean" ? entry : undefined
+  } catch {
     return undefined
   }
-  return hit.entry
 }
 
-/** Forget every remembered outcome (tests). */
-export function clearRefreshState(): void {
-  grace.clear()
+/**
+ * Run `refresh` holding the store lock of `key`. When another instance holds it, wait up to
+ * `waitMs` for that instance's outcome instead; `undefined` when none came.
+ */
+export async function withRefreshLock<T>(
+  c: Coordination,
+  key: string,
+  waitMs: number,
+  refresh: () => Promise<T>,
+  fromOutcome: (entry: GraceEntry) => T,
+): Promise<T | undefined> {
+  const lock = `${LOCK_PREFIX}${key}`
+  // The lock outlives the longest refresh, so it is never freed under a running one.
+  if (await c.store.consumeOnce(lock, waitMs + 1000)) {
+    try {
+      // The previous holder may have finished between our look-up and this lock.
+      const done = await recallOutcome(c, key)
+      return done ? fromOutcome(done) : await refresh()
+    } finally {
+      await c.store.delete(lock)
+    }
+  }
+  const until = Date.now() + waitMs
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    const entry = await recallOutcome(c, key)
+    if (entry) return fromOutcome(entry)
+  }
+  return undefined
 }

@@ -12,7 +12,7 @@
  * A refusal (`invalid_grant`) clears the tokens, marks the session, fires `refreshTokenError`
  * and is remembered, so nobody asks the provider again with that token.
  */
-import { type AuthError, InvalidProvider, RefreshTokenError } from "../../errors.js"
+import { InvalidProvider, RefreshTokenError, TokenEndpointTimeout } from "../../errors.js"
 import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
 import type { AuthConfig, ResponseCookie } from "../../types.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
@@ -21,7 +21,14 @@ import type { SessionContext } from "../session/context.js"
 import { requestSessionContext } from "../session/get-session.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { nowSeconds } from "../time.js"
-import { flightKey, recallOutcome, rememberOutcome, singleFlight } from "./coordination.js"
+import {
+  flightKey,
+  type GraceEntry,
+  recallOutcome,
+  rememberOutcome,
+  singleFlight,
+  withRefreshLock,
+} from "./coordination.js"
 import { refreshGrant } from "./grant.js"
 import { accountRowHolder, sessionCookieHolder, type TokenHolder } from "./holders.js"
 import { type ResolvedRefreshOptions, refreshOptionsOf } from "./options.js"
@@ -124,39 +131,48 @@ async function currentTokens(
   if (needsSignIn(tokens, nowSeconds()) || !tokens.refresh_token) {
     throw refused(provider.id, "no usable refresh token")
   }
-  const refreshToken = tokens.refresh_token
-  const key = await flightKey(provider.id, refreshToken)
+  const coordination = { store: config.store, secret: config.secret, graceMs: options.graceMs }
+  const key = await flightKey(provider.id, tokens.refresh_token)
 
-  const remembered = recallOutcome(key)
-  if (remembered) {
-    if (!remembered.ok) {
-      await holder.adoptFailure()
-      throw refused(provider.id, "refresh token already refused")
-    }
-    await holder.adopt(remembered.tokens)
-    return remembered.tokens
-  }
-
-  const { value } = await singleFlight(key, () =>
-    runRefresh(holder, provider, options, config, tokens, key),
-  )
-  if (value.kind === "rotated-elsewhere") {
+  const outcome = await singleFlight(key, async (): Promise<RefreshOutcome> => {
+    const remembered = await recallOutcome(coordination, key)
+    if (remembered) return fromGrace(remembered, provider.id)
+    const locked = await withRefreshLock(
+      coordination,
+      key,
+      options.timeoutMs,
+      () => runRefresh(holder, provider, options, config, tokens, key),
+      (entry) => fromGrace(entry, provider.id),
+    )
+    if (locked) return locked
+    throw new TokenEndpointTimeout(
+      `Provider "${provider.id}": another instance's refresh did not finish within ${options.timeoutMs} ms`,
+      { details: { provider: provider.id, step: "refresh-lock", timeoutMs: options.timeoutMs } },
+    )
+  })
+  if (outcome.kind === "rotated-elsewhere") {
     // Someone else already spent this token; the row holds the successor.
     if (!mayReread) throw refused(provider.id, "refresh token refused")
     return currentTokens(holder, provider, options, config, false)
   }
-  if (value.kind === "refused") {
+  if (outcome.kind === "refused") {
     await holder.adoptFailure()
-    throw value.error
+    throw outcome.error
   }
-  await holder.adopt(value.tokens)
-  return value.tokens
+  await holder.adopt(outcome.tokens)
+  return outcome.tokens
 }
 
 type RefreshOutcome =
   | { kind: "refreshed"; tokens: ProviderTokens }
-  | { kind: "refused"; error: AuthError }
+  | { kind: "refused"; error: RefreshTokenError }
   | { kind: "rotated-elsewhere" }
+
+function fromGrace(entry: GraceEntry, providerId: string): RefreshOutcome {
+  return entry.ok
+    ? { kind: "refreshed", tokens: entry.tokens }
+    : { kind: "refused", error: refused(providerId, "refresh token already refused") }
+}
 
 /** The refresh itself, run by one caller per refresh token. Transient errors reject. */
 async function runRefresh(
@@ -167,13 +183,14 @@ async function runRefresh(
   tokens: ProviderTokens,
   key: string,
 ): Promise<RefreshOutcome> {
+  const coordination = { store: config.store, secret: config.secret, graceMs: options.graceMs }
   try {
     const refreshed = await refreshGrant(provider, tokens.refresh_token!, options.timeoutMs)
     const next = successorOf(tokens, refreshed)
     // Persisted before anyone is handed the new access token: if this write fails, nobody
     // uses tokens that the next request could not find.
     await holder.persist(next)
-    rememberOutcome(key, { ok: true, tokens: next }, options.graceMs)
+    await rememberOutcome(coordination, key, { ok: true, tokens: next })
     config.logger.debug("provider token refreshed", { provider: provider.id })
     return { kind: "refreshed", tokens: next }
   } catch (error) {
@@ -184,7 +201,7 @@ async function runRefresh(
       return { kind: "rotated-elsewhere" }
     }
     await holder.persistFailure()
-    rememberOutcome(key, { ok: false }, options.graceMs)
+    await rememberOutcome(coordination, key, { ok: false })
     config.logger.error(error)
     await emitEvent(config.events, config.logger, "refreshTokenError", {
       provider: provider.id,
