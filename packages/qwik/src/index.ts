@@ -50,6 +50,7 @@ export {
   Verification,
   WebAuthnVerificationError,
 } from "@latchkey/core/errors"
+export { getAccessToken } from "./access-token.js"
 export type { QwikAuthConfigFn } from "./config.js"
 export { setEnvDefaults } from "./env.js"
 export { QwikAuth$, QwikAuthQrl } from "./qwik-auth.js"
