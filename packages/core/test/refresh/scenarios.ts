@@ -22,8 +22,9 @@ export interface Storage {
   rawAccount?: () => Promise<string>
 }
 
-/** Skew larger than the access token's lifetime: every token counts as expiring. */
-const ALWAYS_STALE = { skewSeconds: 10 * 3600 }
+/** Access tokens shorter than the 60 s skew count as expiring the moment they are issued. */
+const EXPIRING_TTL = 30
+const FRESH_TTL = 3600
 
 export function refreshScenarios(storage: Storage): void {
   describe(`getAccessToken: ${storage.name}`, () => {
@@ -42,6 +43,7 @@ export function refreshScenarios(storage: Storage): void {
     afterAll(() => op.close())
     beforeEach(async () => {
       store = new MemoryStore()
+      op.accessTokenTtl = EXPIRING_TTL
       op.tokenDelayMs = 0
       adapter = storage.adapter ? await storage.adapter() : undefined
       signedIn = {}
@@ -76,6 +78,7 @@ export function refreshScenarios(storage: Storage): void {
     }
 
     it("a fresh token is returned as it is: no token endpoint call, no cookie", async () => {
+      op.accessTokenTtl = FRESH_TTL
       const cfg = config(true)
       const browser = await signIn(op, cfg)
       expect(signedIn.access).toBeTruthy()
@@ -93,6 +96,7 @@ export function refreshScenarios(storage: Storage): void {
     })
 
     it("a jwt callback that builds a new token does not lose the provider tokens", async () => {
+      op.accessTokenTtl = FRESH_TTL
       const cfg = {
         ...config(true),
         callbacks: { jwt: ({ token }: { token: { sub?: string } }) => ({ sub: token.sub }) },
@@ -103,8 +107,10 @@ export function refreshScenarios(storage: Storage): void {
     })
 
     it("20 concurrent calls with an expiring token: one token endpoint call, one new token for all", async () => {
-      const cfg = config(ALWAYS_STALE)
+      const cfg = config(true)
       const browser = await signIn(op, cfg)
+      // The new token is good for an hour: a call whose read comes after the refresh uses it.
+      op.accessTokenTtl = FRESH_TTL
       const before = tokenCalls(op)
       const results = await Promise.all(
         Array.from({ length: 20 }, () => getAccessToken(browser.request(), cfg, "oidc")),
@@ -121,7 +127,7 @@ export function refreshScenarios(storage: Storage): void {
     })
 
     it("the rotated refresh token is the one used at the next expiry", async () => {
-      const cfg = config(ALWAYS_STALE)
+      const cfg = config(true)
       const browser = await signIn(op, cfg)
       const first = await tokenFor(cfg, browser)
       const before = tokenCalls(op)
@@ -137,12 +143,13 @@ export function refreshScenarios(storage: Storage): void {
     })
 
     it("a request that read the tokens before a refresh sees the persisted successor", async () => {
-      const cfg = config(ALWAYS_STALE)
+      const cfg = config(true)
       const browser = await signIn(op, cfg)
+      op.accessTokenTtl = FRESH_TTL
       const fresh = await tokenFor(cfg, browser)
       const before = tokenCalls(op)
-      // With the default skew the new token is fresh: whoever asks next gets it as persisted.
-      const next = await tokenFor(config(true), browser)
+      // The new token is fresh: whoever asks next gets it as persisted, without a refresh.
+      const next = await tokenFor(cfg, browser)
       expect(next?.accessToken).toBe(fresh?.accessToken)
       expect(tokenCalls(op)).toBe(before)
     })
@@ -150,9 +157,10 @@ export function refreshScenarios(storage: Storage): void {
     if (!storage.adapter) {
       // Without an adapter each request carries its own copy of the tokens (its cookie).
       it("a request that still holds the spent refresh token gets the successor (grace window)", async () => {
-        const cfg = config(ALWAYS_STALE)
+        const cfg = config(true)
         const browser = await signIn(op, cfg)
         const stale = browser.request()
+        op.accessTokenTtl = FRESH_TTL
         const fresh = await tokenFor(cfg, browser)
         const before = tokenCalls(op)
         const late = await getAccessToken(stale, cfg, "oidc")
@@ -166,7 +174,7 @@ export function refreshScenarios(storage: Storage): void {
     }
 
     it("a revoked refresh token: RefreshTokenError, session marked, event once, no retry storm", async () => {
-      const cfg = config(ALWAYS_STALE)
+      const cfg = config(true)
       const browser = await signIn(op, cfg)
       expect((await readSession(cfg, browser))?.error).toBeUndefined()
       await op.revokeRefreshToken(signedIn.refresh!)
@@ -184,7 +192,7 @@ export function refreshScenarios(storage: Storage): void {
       ])
       // Later calls do not ask the provider again, even once the grace window is over.
       store = new MemoryStore()
-      const later = config(ALWAYS_STALE)
+      const later = config(true)
       await expect(tokenFor(later, browser)).rejects.toBeInstanceOf(RefreshTokenError)
       expect(tokenCalls(op) - before).toBe(1)
       expect((await readSession(later, browser))?.error).toBe("RefreshTokenError")
@@ -196,7 +204,7 @@ export function refreshScenarios(storage: Storage): void {
     })
 
     it("a token endpoint slower than the timeout: TokenEndpointTimeout, tokens kept", async () => {
-      const cfg = config({ ...ALWAYS_STALE, timeoutMs: 150 })
+      const cfg = config({ timeoutMs: 150 })
       const browser = await signIn(op, cfg)
       op.tokenDelayMs = 1500
       await expect(tokenFor(cfg, browser)).rejects.toBeInstanceOf(TokenEndpointTimeout)
@@ -208,7 +216,7 @@ export function refreshScenarios(storage: Storage): void {
     })
 
     it("another instance holds the refresh lock: its outcome is used, the provider is not called", async () => {
-      const cfg = config(ALWAYS_STALE)
+      const cfg = config(true)
       const browser = await signIn(op, cfg)
       const key = await flightKey("oidc", signedIn.refresh!)
       expect(await store.consumeOnce(`latchkey:refresh-lock:${key}`, 10_000)).toBe(true)
@@ -229,7 +237,7 @@ export function refreshScenarios(storage: Storage): void {
     })
 
     it("a lock that is never released: TokenEndpointTimeout after timeoutMs, no provider call", async () => {
-      const cfg = config({ ...ALWAYS_STALE, timeoutMs: 150 })
+      const cfg = config({ timeoutMs: 150 })
       const browser = await signIn(op, cfg)
       const key = await flightKey("oidc", signedIn.refresh!)
       await store.consumeOnce(`latchkey:refresh-lock:${key}`, 10_000)
@@ -247,7 +255,7 @@ export function refreshScenarios(storage: Storage): void {
 
     if (storage.rawAccount) {
       it("tokens at rest are not readable in the database", async () => {
-        const cfg = config(ALWAYS_STALE)
+        const cfg = config(true)
         const browser = await signIn(op, cfg)
         let raw = await storage.rawAccount!()
         for (const secret of [signedIn.access!, signedIn.refresh!]) {
