@@ -12,6 +12,7 @@ import { signInHandlers } from "../../src/lib/actions/signin/handlers.js"
 import { oauthCallback, oauthSignIn } from "../../src/lib/oauth/actions.js"
 import OAuth from "../../src/providers/oauth.js"
 import type { AuthConfig } from "../../src/types.js"
+import { Browser } from "./harness/browser.js"
 import { APP_ORIGIN, type OidcHarness, startOidcServer } from "./harness/oidc-server.js"
 
 const SECRET = "an-auth-e2e-secret-with-at-least-32-bytes!!"
@@ -25,23 +26,6 @@ beforeAll(async () => {
   op = await startOidcServer()
 })
 afterAll(() => op.close())
-
-class Browser {
-  readonly cookies = new Map<string, string>()
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
-  }
-  store(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(/;\s*/)
-      const at = pair!.indexOf("=")
-      const name = pair!.slice(0, at)
-      const value = decodeURIComponent(pair!.slice(at + 1))
-      if (value === "" || attrs.some((a) => /^max-age=0$/i.test(a))) this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-  }
-}
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return {

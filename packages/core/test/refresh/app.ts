@@ -6,36 +6,13 @@ import { expect } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { RefreshOptions } from "../../src/providers/oauth.js"
 import OAuth from "../../src/providers/oauth.js"
-import type { AuthConfig, ResponseCookie } from "../../src/types.js"
+import type { AuthConfig } from "../../src/types.js"
+import { Browser } from "../oauth/harness/browser.js"
 import { APP_ORIGIN, type OidcHarness } from "../oauth/harness/oidc-server.js"
 
-export const SECRET = "a-refresh-test-secret-with-at-least-32-bytes!"
+export { Browser }
 
-export class Browser {
-  readonly cookies = new Map<string, string>()
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
-  }
-  store(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(/;\s*/)
-      const at = pair!.indexOf("=")
-      const name = pair!.slice(0, at)
-      const value = decodeURIComponent(pair!.slice(at + 1))
-      if (value === "" || attrs.some((a) => /^max-age=0$/i.test(a))) this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-  }
-  apply(cookies: readonly ResponseCookie[]) {
-    for (const c of cookies) {
-      if (c.value === "" || c.options.maxAge === 0) this.cookies.delete(c.name)
-      else this.cookies.set(c.name, c.value)
-    }
-  }
-  request(path = "/api") {
-    return new Request(`${APP_ORIGIN}${path}`, { headers: { cookie: this.header() } })
-  }
-}
+export const SECRET = "a-refresh-test-secret-with-at-least-32-bytes!"
 
 export function refreshConfig(
   op: OidcHarness,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters.js"
-import { RefreshTokenError, TokenEndpointTimeout } from "../../src/errors.js"
+import { RefreshTokenError, TokenEndpointError, TokenEndpointTimeout } from "../../src/errors.js"
 import { getAccessToken } from "../../src/index.js"
 import { flightKey, rememberOutcome } from "../../src/lib/refresh/coordination.js"
 import { MemoryStore } from "../../src/store.js"
@@ -45,6 +45,7 @@ export function refreshScenarios(storage: Storage): void {
       store = new MemoryStore()
       op.accessTokenTtl = EXPIRING_TTL
       op.tokenDelayMs = 0
+      op.failToken = false
       adapter = storage.adapter ? await storage.adapter() : undefined
       signedIn = {}
       refused = []
@@ -212,6 +213,20 @@ export function refreshScenarios(storage: Storage): void {
       await new Promise((resolve) => setTimeout(resolve, 1600))
       op.tokenDelayMs = 0
       expect((await readSession(cfg, browser))?.error).toBeUndefined()
+      expect(refused).toEqual([])
+    })
+
+    it("a token endpoint that fails (503): TokenEndpointError, tokens kept, the next call works", async () => {
+      const cfg = config(true)
+      const browser = await signIn(op, cfg)
+      op.failToken = true
+      const error = await tokenFor(cfg, browser).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(TokenEndpointError)
+      expect(error).not.toBeInstanceOf(RefreshTokenError)
+      expect((error as TokenEndpointError).details).toMatchObject({ provider: "oidc", status: 503 })
+      op.failToken = false
+      expect((await readSession(cfg, browser))?.error).toBeUndefined()
+      expect((await tokenFor(cfg, browser))?.accessToken).toBeTruthy()
       expect(refused).toEqual([])
     })
 

@@ -40,6 +40,8 @@ export interface OidcHarness {
   accessTokenTtl: number
   /** Delay every token endpoint answer by this many ms (timeouts). */
   tokenDelayMs: number
+  /** `/token` answers 503 with an HTML page, as an overloaded proxy does. */
+  failToken: boolean
   /** Make a refresh token (and the grant behind it) unusable, as a user revoking access does. */
   revokeRefreshToken(token: string): Promise<void>
   /** Requests seen, by path (for "no discovery refetch" assertions). */
@@ -151,6 +153,7 @@ export async function startOidcServer(): Promise<OidcHarness> {
     rotateRefreshTokens: false,
     accessTokenTtl: 3600,
     tokenDelayMs: 0,
+    failToken: false,
     async revokeRefreshToken(token) {
       const found = await provider.RefreshToken.find(token)
       await found?.destroy()
@@ -246,6 +249,12 @@ export async function startOidcServer(): Promise<OidcHarness> {
       res.statusCode = 500
       res.setHeader("content-type", "text/html")
       res.end("<h1>upstream exploded</h1>")
+      return
+    }
+    if (path === "/token" && harness.failToken) {
+      res.statusCode = 503
+      res.setHeader("content-type", "text/html")
+      res.end("<h1>upstream unavailable</h1>")
       return
     }
     if (path === "/token" && harness.tokenDelayMs > 0) {
