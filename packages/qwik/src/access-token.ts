@@ -2,12 +2,11 @@
  * `getAccessToken(event, providerId)`: the core's `getAccessToken` for a Qwik request event, in
  * a `routeLoader$`, a `server$` or an endpoint. The config is the one `QwikAuth$` resolved for
  * this request (the plugin's `onRequest` parks it in `sharedMap`); a re-issued session cookie is
- * written on the event, on success and on a refusal alike.
+ * written on the event, on success and on a refusal alike. Exported from the module the browser
+ * loads, so the core and the cookie writer come through dynamic imports run on the server only.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { getAccessToken as getCoreAccessToken } from "@latchkey/core"
 import { InvalidParameter, RefreshTokenError } from "@latchkey/core/errors"
-import { applyResponseCookies } from "./cookies.js"
 import { CONFIG_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
 
@@ -42,6 +41,10 @@ export async function getAccessToken(
       "is unknown for this request: export onRequest from src/routes/plugin@auth.ts, or pass the config",
     )
   }
+  const [{ getAccessToken: getCoreAccessToken }, { applyResponseCookies }] = await Promise.all([
+    import("@latchkey/core"),
+    import("./cookies.js"),
+  ])
   try {
     const result = await getCoreAccessToken(event.request, resolved, providerId)
     if (!result) return null
