@@ -261,6 +261,39 @@ export function refreshScenarios(storage: Storage): void {
       expect(tokenCalls(op)).toBe(before)
     })
 
+    if (storage.adapter) {
+      it("a refusal after another instance rotated the token uses the row's successor, no error", async () => {
+        const cfg = config(true)
+        const browser = await signIn(op, cfg)
+        const userId = (await adapter!.getUserByAccount!({
+          provider: "oidc",
+          providerAccountId: "alice",
+        }))!.id
+        const before = (await adapter!.getAccountByUserId!(userId, "oidc"))!
+        // "Instance A" (its own store) refreshes and persists the rotated token.
+        op.accessTokenTtl = FRESH_TTL
+        const fromA = await tokenFor(cfg, browser)
+        // "Instance B" (another store) read the row just before A wrote it.
+        let stale = true
+        const lagging: Adapter = {
+          ...adapter!,
+          getAccountByUserId: async (id, provider) => {
+            if (stale) {
+              stale = false
+              return before
+            }
+            return adapter!.getAccountByUserId!(id, provider)
+          },
+        }
+        store = new MemoryStore()
+        const cfgB = { ...config(true), adapter: lagging }
+        const fromB = await getAccessToken(browser.request(), cfgB, "oidc")
+        expect(fromB?.accessToken).toBe(fromA?.accessToken)
+        expect(refused).toEqual([])
+        expect((await readSession(cfgB, browser))?.error).toBeUndefined()
+      })
+    }
+
     it("nobody signed in: null, without a provider call", async () => {
       const cfg = config(true)
       const before = tokenCalls(op)
