@@ -5,8 +5,8 @@
 import { expect } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { RefreshOptions } from "../../src/providers/oauth.js"
-import OAuth from "../../src/providers/oauth.js"
 import type { AuthConfig } from "../../src/types.js"
+import { oidcAppConfig, startSignIn } from "../oauth/harness/app.js"
 import { Browser } from "../oauth/harness/browser.js"
 import { APP_ORIGIN, type OidcHarness } from "../oauth/harness/oidc-server.js"
 
@@ -19,40 +19,12 @@ export function refreshConfig(
   refresh: boolean | RefreshOptions,
   overrides: Partial<AuthConfig> = {},
 ): AuthConfig {
-  return {
-    secret: SECRET,
-    trustHost: true,
-    providers: [
-      OAuth({
-        type: "oidc",
-        id: "oidc",
-        name: "Test OP",
-        issuer: op.issuer,
-        clientId: op.clients.main.id,
-        clientSecret: op.clients.main.secret,
-        refresh,
-      }),
-    ],
-    logger: { error: () => {}, warn: () => {}, debug: () => {} },
-    ...overrides,
-  }
+  return oidcAppConfig(op, SECRET, { refresh }, overrides)
 }
 
 /** Sign in through `Auth()` and the provider; the browser ends up holding the session. */
 export async function signIn(op: OidcHarness, cfg: AuthConfig, browser = new Browser()) {
-  const start = await Auth(
-    new Request(`${APP_ORIGIN}/auth/signin/oidc`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "sec-fetch-site": "same-origin",
-        cookie: browser.header(),
-      },
-      body: new URLSearchParams({ callbackUrl: "/" }),
-    }),
-    cfg,
-  )
-  browser.store(start)
+  const start = await startSignIn(cfg, browser, "/")
   const back = await op.authorize(start.headers.get("location")!)
   const callback = await Auth(new Request(back, { headers: { cookie: browser.header() } }), cfg)
   expect(new URL(callback.headers.get("location")!).href).toBe(`${APP_ORIGIN}/`)
