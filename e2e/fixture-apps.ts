@@ -186,13 +186,20 @@ export async function startDev(app: FixtureApp, port: number): Promise<RunningAp
   )
 }
 
-/** The starter's production build: client, then the server entry `vite preview` serves. */
-export async function buildProduction(app: FixtureApp): Promise<void> {
+/**
+ * The starter's production build: client, then the server entry `vite preview` serves.
+ * Resolves to what the builds printed.
+ */
+export async function buildProduction(app: FixtureApp): Promise<string> {
   const vite = join(app.dir, "node_modules/vite/bin/vite.js")
   const env = childEnv({ NODE_ENV: "production" })
+  let printed = ""
   for (const args of [["build"], ["build", "--ssr", "src/entry.preview.tsx"]]) {
-    await run(process.execPath, [vite, ...args], { cwd: app.dir, env, maxBuffer: 16 * 1024 * 1024 })
+    const options = { cwd: app.dir, env, maxBuffer: 16 * 1024 * 1024 }
+    const { stdout, stderr } = await run(process.execPath, [vite, ...args], options)
+    printed += stdout + stderr
   }
+  return printed
 }
 
 /** `vite preview` of the production build; production reads the environment, not `.env`. */

@@ -32,6 +32,7 @@ const SETUP_TIMEOUT = 240_000
 let browser: Browser
 const apps: Record<string, FixtureApp> = {}
 const servers: Record<string, RunningApp> = {}
+const buildLogs: Record<string, string> = {}
 
 /** One server per (app, mode); `.env` is what the quick start writes (production: environment). */
 async function serve(name: string, mode: "dev" | "production"): Promise<RunningApp> {
@@ -40,7 +41,7 @@ async function serve(name: string, mode: "dev" | "production"): Promise<RunningA
   const env = { AUTH_SECRET: await newSecret(app), AUTH_URL: `http://127.0.0.1:${port}` }
   writeDotEnv(app, env)
   if (mode === "dev") return startDev(app, port)
-  await buildProduction(app)
+  buildLogs[name] = await buildProduction(app)
   return startProduction(app, port, env)
 }
 
@@ -128,6 +129,11 @@ for (const [name, label] of [
       }
 
       if (mode === "production") {
+        it("builds without a warning from Latchkey's packages", () => {
+          const lines = buildLogs[name]!.split("\n").filter((line) => /latchkey/i.test(line))
+          expect(lines).toEqual([])
+        })
+
         it("writes none of the auth config, users module or database code to the client build", () => {
           const app = apps[name]!
           // Present in the server build (so the search can find them), absent from the client's.
