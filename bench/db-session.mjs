@@ -6,28 +6,9 @@ import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
 import pg from "pg"
-import { fmt, printTable } from "./harness.mjs"
+import { fmt, measureLatency, printTable } from "./harness.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
-const DURATION_MS = Number(process.env.BENCH_DB_MS ?? 3000)
-
-async function measure(fn) {
-  for (let i = 0; i < 200; i++) await fn()
-  const latencies = []
-  const end = performance.now() + DURATION_MS
-  const start = performance.now()
-  while (performance.now() < end) {
-    const t = performance.now()
-    await fn()
-    latencies.push(performance.now() - t)
-  }
-  const seconds = (performance.now() - start) / 1000
-  latencies.sort((a, b) => a - b)
-  const pct = (p) =>
-    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]
-  return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99) }
-}
-
 async function sessionReader(client) {
   await migrate(client)
   const adapter = PostgresAdapter(client)
@@ -67,7 +48,7 @@ async function sessionReader(client) {
 export async function benchDatabaseSession() {
   const rows = []
   const lite = new PGlite()
-  rows.push(["PGlite (embedded)", await measure(await sessionReader(lite))])
+  rows.push(["PGlite (embedded)", await measureLatency(await sessionReader(lite))])
   await lite.close()
   if (process.env.DATABASE_URL) {
     const schema = `bench_${process.pid}`
@@ -80,7 +61,7 @@ export async function benchDatabaseSession() {
       max: 4,
     })
     try {
-      rows.push(["PostgreSQL server (pg Pool)", await measure(await sessionReader(pool))])
+      rows.push(["PostgreSQL server (pg Pool)", await measureLatency(await sessionReader(pool))])
     } finally {
       await pool.end()
       await admin.query(`DROP SCHEMA ${schema} CASCADE`)

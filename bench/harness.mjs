@@ -76,3 +76,26 @@ export function printTable(title, header, rows) {
   console.log(`|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`)
   for (const row of rows) console.log(`| ${row.join(" | ")} |`)
 }
+
+const LATENCY_MS = Number(process.env.BENCH_DB_MS ?? 3000)
+
+/**
+ * Sequential calls for BENCH_DB_MS (default 3 s) after 200 warm-up calls, each one timed:
+ * requests/s and the per-call p50/p99 in ms.
+ */
+export async function measureLatency(fn) {
+  for (let i = 0; i < 200; i++) await fn()
+  const latencies = []
+  const end = performance.now() + LATENCY_MS
+  const start = performance.now()
+  while (performance.now() < end) {
+    const t = performance.now()
+    await fn()
+    latencies.push(performance.now() - t)
+  }
+  const seconds = (performance.now() - start) / 1000
+  latencies.sort((a, b) => a - b)
+  const pct = (p) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]
+  return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99) }
+}

@@ -1,5 +1,6 @@
 // `npm run bench`: every suite, side by side with @auth/core, in one process.
 import os from "node:os"
+import { benchAccessToken } from "./access-token.mjs"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
 import { benchQwikPages } from "./qwik-page.mjs"
@@ -11,6 +12,7 @@ const suites = {
   "auth-session": benchAuthSession,
   "db-session": benchDatabaseSession,
   "qwik-page": benchQwikPages,
+  "access-token": benchAccessToken,
 }
 
 console.log(

@@ -198,6 +198,34 @@ describe("the local OpenID Provider", () => {
     },
   )
 
+  it("shows the provider's userinfo through a refreshed access token", async () => {
+    const { context, page } = await openPage()
+    const email = `refresh-${randomUUID()}@example.org`
+    await page.goto("/provider/")
+    await expect(page.textContent('[data-testid="provider-none"]')).resolves.toContain("Sign in")
+    await page.goto("/signin/?callbackUrl=%2Fprovider%2F")
+    await Promise.all([
+      page.waitForURL((url) => url.origin !== baseURL),
+      page.click('[data-testid="oauth-local-oidc"] button'),
+    ])
+    await page.fill('input[name="name"]', "Ada Refresh")
+    await page.fill('input[name="email"]', email)
+    await Promise.all([
+      page.waitForURL(`${baseURL}/provider/`),
+      page.click('button[value="login"]'),
+    ])
+    await expect(page.textContent('[data-testid="provider-email"]')).resolves.toBe(email)
+    await expect(page.textContent('[data-testid="provider-name"]')).resolves.toBe("Ada Refresh")
+    // The demo's provider issues 10 s access tokens: every one issued so far has expired, so
+    // this page can only show the userinfo through a token refreshed for this visit.
+    await new Promise((resolve) => setTimeout(resolve, 11_000))
+    await page.reload()
+    await expect(page.textContent('[data-testid="provider-email"]')).resolves.toBe(email)
+    const html = await page.content()
+    expect(html).not.toMatch(/access_token|refresh_token/)
+    await context.close()
+  }, 40_000)
+
   it("refuses to link an OIDC identity to an existing password account", async () => {
     const { context, page } = await openPage()
     await page.goto("/signin/")

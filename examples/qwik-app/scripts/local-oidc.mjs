@@ -83,12 +83,17 @@ export async function startLocalOidc({ redirectUris }) {
         client_secret: clientSecret,
         client_name: "the Latchkey demo",
         redirect_uris: redirectUris,
-        grant_types: ["authorization_code"],
+        grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
       },
     ],
     jwks: { keys: [jwk] },
+    // Refresh tokens with every sign-in, rotated at each use, and access tokens of 10 s: shorter
+    // than Latchkey's 60 s refresh skew, so every visit to /provider/ runs a refresh.
+    issueRefreshToken: async () => true,
+    rotateRefreshToken: () => true,
+    ttl: { AccessToken: 10, RefreshToken: 24 * 60 * 60 },
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     features: { devInteractions: { enabled: false } },
     conformIdTokenClaims: false,

@@ -33,7 +33,11 @@ function oauthProviders(): Provider[] {
   const providers: Provider[] = []
   if (process.env.AUTH_LOCAL_OIDC_ISSUER) {
     providers.push(
-      oidcProvider({ id: "local-oidc", name: "Local OpenID", profile: standardOidcProfile }, {}),
+      oidcProvider(
+        { id: "local-oidc", name: "Local OpenID", profile: standardOidcProfile },
+        // Keep its access token fresh for getAccessToken (the /provider/ page).
+        { refresh: true },
+      ),
     )
   }
   if (process.env.AUTH_GITHUB_ID) providers.push(GitHub)

@@ -1,4 +1,5 @@
 import type {
+  AccountTokensUpdate,
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
@@ -20,6 +21,9 @@ import {
 } from "./records.js"
 import { storedSessionToken } from "./session-token.js"
 import { sql } from "./sql.js"
+
+/** A patch field as the `CASE WHEN $n` pair: `undefined` leaves a column, `null` clears it. */
+const set = (value: unknown) => [value !== undefined, value ?? null]
 
 export interface PostgresAdapterOptions {
   /**
@@ -132,8 +136,6 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
       "updateUser",
       async (user: Partial<AdapterUser> & Pick<AdapterUser, "id">) => {
         const dbId = toDbId(user.id)
-        // `undefined` leaves a column as it is; `null` clears it.
-        const set = (value: unknown) => [value !== undefined, value ?? null]
         const row =
           dbId === null
             ? undefined
@@ -177,6 +179,27 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
 
     getAccount: guarded("getAccount", async (providerAccountId: string, provider: string) => {
       const row = await first(sql.getAccount, [providerAccountId, provider])
+      return row ? toAccount(row) : null
+    }),
+
+    getAccountByUserId: guarded("getAccountByUserId", async (userId: string, provider: string) => {
+      const dbId = toDbId(userId)
+      if (dbId === null) return null
+      const row = await first(sql.getAccountByUserId, [dbId, provider])
+      return row ? toAccount(row) : null
+    }),
+
+    updateAccount: guarded("updateAccount", async (patch: AccountTokensUpdate) => {
+      const row = await first(sql.updateAccount, [
+        patch.provider,
+        patch.providerAccountId,
+        ...set(patch.access_token),
+        ...set(patch.refresh_token),
+        ...set(patch.expires_at),
+        ...set(patch.id_token),
+        ...set(patch.token_type),
+        ...set(patch.scope),
+      ])
       return row ? toAccount(row) : null
     }),
 

@@ -44,6 +44,20 @@ export const sql = {
   getAccount: `SELECT ${accountColumns} FROM accounts
     WHERE "providerAccountId" = $1 AND provider = $2 LIMIT 1`,
 
+  // Provider token refresh: the user's account at a provider (accounts_userId_idx).
+  getAccountByUserId: `SELECT ${accountColumns} FROM accounts
+    WHERE "userId" = $1 AND provider = $2 ORDER BY id LIMIT 1`,
+
+  // Like updateUser: only the token columns the patch names ($n = true) change, in one statement.
+  updateAccount: `UPDATE accounts SET
+      access_token = CASE WHEN $3::boolean THEN $4::text ELSE access_token END,
+      refresh_token = CASE WHEN $5::boolean THEN $6::text ELSE refresh_token END,
+      expires_at = CASE WHEN $7::boolean THEN $8::bigint ELSE expires_at END,
+      id_token = CASE WHEN $9::boolean THEN $10::text ELSE id_token END,
+      token_type = CASE WHEN $11::boolean THEN $12::text ELSE token_type END,
+      scope = CASE WHEN $13::boolean THEN $14::text ELSE scope END
+    WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${accountColumns}`,
+
   createSession: `INSERT INTO sessions ("userId", expires, "sessionToken")
     VALUES ($1, $2, $3) RETURNING "userId", expires`,
 

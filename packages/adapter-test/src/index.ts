@@ -18,6 +18,7 @@ import { accountTests } from "./accounts.js"
 import { authenticatorTests } from "./authenticators.js"
 import type { ContractContext, ContractOptions } from "./context.js"
 import { requireMethods } from "./context.js"
+import { refreshAccountTests } from "./refresh-accounts.js"
 import { robustnessTests } from "./robustness.js"
 import { sessionTests } from "./sessions.js"
 import { userTests } from "./users.js"
@@ -58,6 +59,7 @@ export function runAdapterContract(options: ContractOptions): void {
 
     userTests(context)
     accountTests(context)
+    refreshAccountTests(context)
     sessionTests(context)
     verificationTokenTests(context)
     authenticatorTests(context)

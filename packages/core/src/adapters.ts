@@ -52,6 +52,14 @@ export interface AdapterAuthenticator {
 /** The provider and the user's id at that provider: the key of an account. */
 export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
+/**
+ * New token values of an account (a provider token refresh). `undefined` leaves a column as it
+ * is, `null` clears it.
+ */
+export type AccountTokensUpdate = AccountKey & {
+  [K in "access_token" | "refresh_token" | "id_token" | "token_type" | "scope"]?: string | null
+} & { expires_at?: number | null }
+
 /** What Latchkey calls on a database. */
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
@@ -65,6 +73,13 @@ export interface Adapter {
   ): Promise<void> | Awaitable<AdapterAccount | null | undefined>
   unlinkAccount?(account: AccountKey): Promise<void> | Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /** Latchkey extension (provider token refresh): the account `userId` has at `provider`. */
+  getAccountByUserId?(userId: string, provider: string): Awaitable<AdapterAccount | null>
+  /**
+   * Latchkey extension (provider token refresh): write new token values of an account. Returns
+   * the updated account, or `null` when there is no such account.
+   */
+  updateAccount?(account: AccountTokensUpdate): Awaitable<AdapterAccount | null>
   createSession?(session: AdapterSession): Awaitable<AdapterSession>
   /** One lookup returning the session and its user; `null` when there is no such session. */
   getSessionAndUser?(
@@ -118,8 +133,18 @@ export const webAuthnAdapterMethods = [
   "updateAuthenticatorCounter",
 ] as const satisfies readonly (keyof Adapter)[]
 
+/** The methods only provider token refresh (a provider's `refresh` option) needs. */
+export const refreshAdapterMethods = [
+  "getAccountByUserId",
+  "updateAccount",
+] as const satisfies readonly (keyof Adapter)[]
+
 /** Every method of the contract. */
-export const adapterMethods = [...accountAdapterMethods, ...webAuthnAdapterMethods] as const
+export const adapterMethods = [
+  ...accountAdapterMethods,
+  ...webAuthnAdapterMethods,
+  ...refreshAdapterMethods,
+] as const
 
 /** Whether a value is a `Date` that holds a real time. */
 export function isDate(value: unknown): value is Date {

@@ -5,6 +5,7 @@
  *
  * @module @latchkey/core/errors
  */
+import type { ResponseCookie } from "./types.js"
 
 /** Where the user is sent when the error ends a request: the sign-in page or the error page. */
 export type ErrorKind = "signIn" | "error"
@@ -41,9 +42,15 @@ export type ErrorType =
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
   | "OAuthSignInError"
+  | "ProviderTokensTooLarge"
   | "RateLimited"
+  | "RefreshTokenError"
   | "SessionTokenError"
   | "SignOutError"
+  | "StoreError"
+  | "StoreTimeout"
+  | "TokenEndpointError"
+  | "TokenEndpointTimeout"
   | "UnknownAction"
   | "UnsupportedStrategy"
   | "UntrustedHost"
@@ -252,9 +259,32 @@ export class OAuthSignInError extends SignInError {
   static override type: ErrorType = "OAuthSignInError"
 }
 
+/**
+ * Without an adapter, provider tokens live in the session cookie, and these would make it larger
+ * than its budget (`details.bytes`, `details.budget`). Use an adapter, or keep fewer tokens.
+ */
+export class ProviderTokensTooLarge extends AuthError {
+  static override type: ErrorType = "ProviderTokensTooLarge"
+}
+
 /** Too many attempts from one address or for one account; try again later. */
 export class RateLimited extends AuthError {
   static override type: ErrorType = "RateLimited"
+}
+
+/**
+ * The provider refused to refresh the access token (`invalid_grant`: revoked or expired refresh
+ * token), or there is no refresh token to try. The user must sign in with the provider again;
+ * the session carries `error: "RefreshTokenError"` until then. Not retried.
+ */
+export class RefreshTokenError extends AuthError {
+  static override type: ErrorType = "RefreshTokenError"
+  /**
+   * Cookies to set on the response even though the call failed: the re-issued session cookie
+   * that records the refusal (JWT sessions), so the next request neither asks the provider again
+   * nor hides the error from `useSession`.
+   */
+  cookies: ResponseCookie[] = []
 }
 
 /** A database session could not be read. */
@@ -265,6 +295,32 @@ export class SessionTokenError extends AuthError {
 /** Sign-out could not complete every step (the session cookie is cleared anyway). */
 export class SignOutError extends AuthError {
   static override type: ErrorType = "SignOutError"
+}
+
+/**
+ * The shared store (`config.store`, e.g. Redis) could not carry out a command: connection
+ * refused or lost, or a server error. Callers fail closed unless configured otherwise.
+ */
+export class StoreError extends AuthError {
+  static override type: ErrorType = "StoreError"
+}
+
+/** A store command got no answer within its timeout (the server is down, slow or unreachable). */
+export class StoreTimeout extends StoreError {
+  static override type: ErrorType = "StoreTimeout"
+}
+
+/**
+ * The provider's token endpoint could not be used to refresh a token: network failure, a 5xx,
+ * or a response that is not a valid token response. Transient: the stored tokens are kept.
+ */
+export class TokenEndpointError extends AuthError {
+  static override type: ErrorType = "TokenEndpointError"
+}
+
+/** The token endpoint did not answer within the refresh timeout (`details.timeoutMs`). */
+export class TokenEndpointTimeout extends TokenEndpointError {
+  static override type: ErrorType = "TokenEndpointTimeout"
 }
 
 /** The URL names no auth action. */

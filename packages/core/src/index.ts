@@ -17,6 +17,10 @@ export { Auth } from "./lib/auth.js"
 export { setEnvDefaults } from "./lib/config/env.js"
 export { skipCSRFCheck } from "./lib/csrf/skip.js"
 export { type AuthAction, isAuthAction } from "./lib/http/actions.js"
+export {
+  type AccessTokenResult,
+  getAccessToken,
+} from "./lib/refresh/get-access-token.js"
 export { getSession } from "./lib/session/get-session.js"
 export type {
   CommonProviderOptions,
@@ -30,4 +34,5 @@ export type {
   ProviderType,
   WebAuthnConfig,
 } from "./providers/index.js"
+export type { RefreshOptions } from "./providers/oauth.js"
 export type * from "./types.js"

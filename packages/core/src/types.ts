@@ -9,6 +9,7 @@
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { AuthError } from "./errors.js"
 import type { JWT, JWTOptions } from "./jwt.js"
+import type { Store } from "./lib/rate-limit/store.js"
 import type { Provider, ProviderType } from "./providers/index.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
@@ -26,6 +27,11 @@ export interface DefaultSession {
   user?: User
   /** ISO 8601 date at which the session expires. */
   expires: string
+  /**
+   * Set when a provider refused to refresh this user's access token (see the provider's
+   * `refresh` option): the user must sign in with that provider again.
+   */
+  error?: "RefreshTokenError"
 }
 
 /** What the client sees of the session. Augment it to add fields. */
@@ -183,6 +189,15 @@ export interface EventCallbacks {
   updateUser?: (message: { user: User }) => Awaitable<void>
   linkAccount?: (message: { user: User | AdapterUser; account: Account }) => Awaitable<void>
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * A provider refused to refresh an access token (`invalid_grant`). Fired once per refused
+   * refresh token; the session now carries `error: "RefreshTokenError"`.
+   */
+  refreshTokenError?: (message: {
+    provider: string
+    userId: string
+    error: AuthError
+  }) => Awaitable<void>
 }
 
 /**
@@ -244,4 +259,10 @@ export interface AuthConfig {
   /** Pass `skipCSRFCheck` only from a framework with its own CSRF protection. */
   skipCSRFCheck?: typeof import("./lib/csrf/skip.js").skipCSRFCheck
   experimental?: { enableWebAuthn?: boolean }
+  /**
+   * Where rate-limit counters and single-use state live. Default: this process's memory
+   * (`MemoryStore`), which is right for one instance only; several instances share one store,
+   * e.g. `RedisStore` from `@latchkey/store-redis`. See `@latchkey/core/store`.
+   */
+  store?: Store
 }

@@ -12,6 +12,7 @@
 
 export type { Account, DefaultSession, Profile, Session, User } from "@latchkey/core"
 export * from "@latchkey/core/errors"
+export { getAccessToken } from "./access-token.js"
 export type { QwikAuthConfigFn } from "./config.js"
 export { setEnvDefaults } from "./env.js"
 export {

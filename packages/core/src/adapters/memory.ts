@@ -110,6 +110,28 @@ export function MemoryAdapter(): Adapter {
       return copy(accounts.get(accountKey(provider, providerAccountId)) ?? null)
     },
 
+    getAccountByUserId(userId, provider) {
+      for (const account of accounts.values()) {
+        if (account.userId === userId && account.provider === provider) return copy(account)
+      }
+      return null
+    },
+
+    updateAccount(patch) {
+      const key = accountKey(patch.provider, patch.providerAccountId)
+      const current = accounts.get(key)
+      if (!current) return null
+      const updated: AdapterAccount = { ...current }
+      for (const [name, value] of Object.entries(copy(patch))) {
+        if (value === undefined) continue
+        // `null` clears a column: the record leaves the field out, as a NULL column reads back.
+        if (value === null) delete updated[name]
+        else updated[name] = value
+      }
+      accounts.set(key, updated)
+      return copy(updated)
+    },
+
     createSession(session) {
       if (sessions.has(session.sessionToken)) {
         throw new AdapterError("createSession: session token already exists")

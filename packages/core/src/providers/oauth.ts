@@ -67,6 +67,21 @@ export interface OAuthClientOptions {
   [key: string]: unknown
 }
 
+/**
+ * Built-in refresh of the provider's access token (`getAccessToken`). `true` takes every default.
+ */
+export interface RefreshOptions {
+  /** Seconds before `expires_at` at which the access token is refreshed. Default 60. */
+  skewSeconds?: number
+  /** Longest wait for the token endpoint, in ms; then `TokenEndpointTimeout`. Default 10 000. */
+  timeoutMs?: number
+  /**
+   * How long, in ms, a request that still holds a just-rotated refresh token is given its
+   * successor instead of spending the old one. Default 30 000.
+   */
+  graceMs?: number
+}
+
 /** How the button of the built-in sign-in page looks. */
 export interface OAuthProviderButtonStyles {
   logo?: string
@@ -105,6 +120,12 @@ export interface OAuthFields<P = Profile> {
   /** A stable deployment that receives the provider's redirect for preview deployments. */
   redirectProxyUrl?: string
   client?: OAuthClientOptions
+  /**
+   * Latchkey extension: keep this provider's access token fresh for `getAccessToken`, with the
+   * refresh-token grant. Tokens stay on the server: encrypted in the `accounts` row with an
+   * adapter, in the encrypted session cookie without one.
+   */
+  refresh?: boolean | RefreshOptions
   /**
    * Latchkey extension: whether the provider vouches for the email of this profile. Default:
    * the `email_verified` claim (boolean, or the string `"true"` as Apple and Cognito send it).

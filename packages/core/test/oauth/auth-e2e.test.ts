@@ -10,8 +10,9 @@ import { Auth } from "../../src/index.js"
 import { callbackHandlers } from "../../src/lib/actions/callback/handlers.js"
 import { signInHandlers } from "../../src/lib/actions/signin/handlers.js"
 import { oauthCallback, oauthSignIn } from "../../src/lib/oauth/actions.js"
-import OAuth from "../../src/providers/oauth.js"
 import type { AuthConfig } from "../../src/types.js"
+import { oidcAppConfig, startSignIn } from "./harness/app.js"
+import { Browser } from "./harness/browser.js"
 import { APP_ORIGIN, type OidcHarness, startOidcServer } from "./harness/oidc-server.js"
 
 const SECRET = "an-auth-e2e-secret-with-at-least-32-bytes!!"
@@ -26,57 +27,13 @@ beforeAll(async () => {
 })
 afterAll(() => op.close())
 
-class Browser {
-  readonly cookies = new Map<string, string>()
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
-  }
-  store(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(/;\s*/)
-      const at = pair!.indexOf("=")
-      const name = pair!.slice(0, at)
-      const value = decodeURIComponent(pair!.slice(at + 1))
-      if (value === "" || attrs.some((a) => /^max-age=0$/i.test(a))) this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-  }
-}
-
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
-  return {
-    secret: SECRET,
-    trustHost: true,
-    providers: [
-      OAuth({
-        type: "oidc",
-        id: "oidc",
-        name: "Test OP",
-        issuer: op.issuer,
-        clientId: op.clients.main.id,
-        clientSecret: op.clients.main.secret,
-      }),
-    ],
-    logger: { error: () => {}, warn: () => {}, debug: () => {} },
-    ...overrides,
-  }
+  return oidcAppConfig(op, SECRET, {}, overrides)
 }
 
 async function signInFlow(cfg: AuthConfig, browser = new Browser()) {
-  const signIn = await Auth(
-    new Request(`${APP_ORIGIN}/auth/signin/oidc?login_hint=alice`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "sec-fetch-site": "same-origin",
-        cookie: browser.header(),
-      },
-      body: new URLSearchParams({ callbackUrl: "/dashboard" }),
-    }),
-    cfg,
-  )
+  const signIn = await startSignIn(cfg, browser, "/dashboard", "?login_hint=alice")
   expect([302, 303]).toContain(signIn.status)
-  browser.store(signIn)
   const location = signIn.headers.get("location")!
   expect(location.startsWith(`${op.issuer}/auth?`)).toBe(true)
   expect(new URL(location).searchParams.get("login_hint")).toBe("alice")

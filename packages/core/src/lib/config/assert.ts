@@ -2,7 +2,7 @@
  * The configuration check, run once per config at first use. It collects every problem
  * instead of stopping at the first, so one start-up shows the whole list.
  */
-import { type Adapter, webAuthnAdapterMethods } from "../../adapters.js"
+import { type Adapter, refreshAdapterMethods, webAuthnAdapterMethods } from "../../adapters.js"
 import {
   type AuthError,
   ExperimentalFeatureNotEnabled,
@@ -239,6 +239,9 @@ function checkAdapter(
   }
   if (adapter && (kinds.has("oauth") || kinds.has("oidc"))) {
     for (const m of OAUTH_METHODS) needs.add(m)
+    if (input.providers.some((p) => (p as { refresh?: unknown }).refresh)) {
+      for (const m of refreshAdapterMethods) needs.add(m)
+    }
   }
   if (kinds.has("webauthn")) {
     if (!adapter) {

@@ -20,6 +20,8 @@ import { buildCookies } from "../cookies/defaults.js"
 import { generateSessionToken } from "../crypto/random.js"
 import { skipCSRFCheck } from "../csrf/skip.js"
 import { createLogger, type Logger } from "../logger.js"
+import { defaultStore } from "../rate-limit/memory-store.js"
+import type { Store } from "../rate-limit/store.js"
 import { defaultRedirect } from "../redirect.js"
 import { assertConfig } from "./assert.js"
 import { readProcessEnv } from "./env.js"
@@ -61,6 +63,8 @@ export interface ResolvedConfig {
   readonly skipCSRFCheck: boolean
   readonly redirectProxyUrl: string | undefined
   readonly experimental: Readonly<{ enableWebAuthn: boolean }>
+  /** `config.store`, or the process's memory store. */
+  readonly store: Store
   /** Every configuration problem at once, or `undefined` when the config is usable. */
   readonly configError: InvalidConfiguration | undefined
 }
@@ -135,6 +139,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     redirectProxyUrl: config.redirectProxyUrl,
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
+    store: config.store ?? defaultStore(),
     configError,
   })
 }

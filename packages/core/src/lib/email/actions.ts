@@ -47,6 +47,7 @@ export async function emailSignIn(
     theme: ctx.config.theme,
     request: ctx.request,
     rateLimit,
+    store: ctx.config.store,
     ip: getClientIp(ctx.request),
     logger: ctx.logger,
   })

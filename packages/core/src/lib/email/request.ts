@@ -18,6 +18,7 @@ import {
 import type { EmailConfig, EmailRateLimitOptions } from "../../providers/email.js"
 import type { Account, CallbacksOptions, Theme } from "../../types.js"
 import { hitAddressLimit, hitIpLimit } from "../rate-limit/email-limits.js"
+import type { RateLimitStore } from "../rate-limit/store.js"
 import { normalizeIdentifier as defaultNormalizeIdentifier } from "./normalize-identifier.js"
 import { emailSecrets } from "./secrets.js"
 import { generateVerificationToken, hashVerificationToken } from "./verification-token.js"
@@ -41,6 +42,8 @@ export interface RequestEmailSignInParams {
   request: Request
   /** Default: `provider.rateLimit` (and the built-in defaults). */
   rateLimit?: EmailRateLimitOptions | false | undefined
+  /** The config's `store`, used unless `rateLimit.store` is set. Default: the memory store. */
+  store?: RateLimitStore | undefined
   /** The client's IP from a trusted source; `undefined` skips the per-IP limit. */
   ip?: string | undefined
   logger?: {
@@ -83,7 +86,7 @@ export async function requestEmailSignIn(
   const identifier = normalize(provider, params.email)
 
   // Before any database work: this is the limit an automated client runs into.
-  const ipVerdict = await hitIpLimit(rateLimit, params.ip)
+  const ipVerdict = await hitIpLimit(rateLimit, params.ip, params.store)
   if (!ipVerdict.allowed) {
     throw new RateLimited("Too many sign-in mails requested from this client", {
       details: {
@@ -108,7 +111,7 @@ export async function requestEmailSignIn(
   const decision = await runSignInCallback(params.signInCallback, user, account)
   if (typeof decision === "string") return { kind: "redirect", url: decision }
 
-  const addressVerdict = await hitAddressLimit(rateLimit, identifier)
+  const addressVerdict = await hitAddressLimit(rateLimit, identifier, params.store)
   if (!addressVerdict.allowed) {
     logger?.debug("email_send_rate_limited", { provider: provider.id, scope: "address" })
     return { kind: "verify-request", identifier, status: "address-rate-limited" }

@@ -12,7 +12,7 @@
  *   who already has up to 5 working links in their inbox, loses nothing.
  */
 import type { EmailRateLimitOptions } from "../../providers/email.js"
-import { MemoryRateLimitStore } from "./memory-store.js"
+import { defaultStore } from "./memory-store.js"
 import type { RateLimitRule, RateLimitStore } from "./store.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -29,16 +29,8 @@ export const DEFAULT_PER_IP: Readonly<RateLimitRule> = Object.freeze({
   windowMs: FIFTEEN_MINUTES,
 })
 
-// One store per process, not per provider object: frameworks (Qwik's `QwikAuth$(configFn)`)
-// may build the config, and so the provider, on every request; a store created by the
-// factory would start empty each time and never limit anything.
-let sharedStore: MemoryRateLimitStore | undefined
-
-/** The in-memory store used when none is configured. */
-export function defaultRateLimitStore(): MemoryRateLimitStore {
-  sharedStore ??= new MemoryRateLimitStore()
-  return sharedStore
-}
+/** @deprecated The in-memory store used when none is configured: {@link defaultStore}. */
+export const defaultRateLimitStore = defaultStore
 
 export type EmailRateLimitVerdict =
   | { allowed: true }
@@ -59,9 +51,10 @@ async function check(
 export async function hitIpLimit(
   options: EmailRateLimitOptions | false | undefined,
   ip: string | undefined,
+  configStore: RateLimitStore = defaultStore(),
 ): Promise<EmailRateLimitVerdict> {
   if (options === false || ip === undefined || ip === "") return { allowed: true }
-  const store = options?.store ?? defaultRateLimitStore()
+  const store = options?.store ?? configStore
   const result = await check(store, `email-send:ip:${ip}`, options?.perIp, DEFAULT_PER_IP)
   return result.allowed
     ? { allowed: true }
@@ -87,9 +80,10 @@ export function mailboxOf(address: string): string {
 export async function hitAddressLimit(
   options: EmailRateLimitOptions | false | undefined,
   identifier: string,
+  configStore: RateLimitStore = defaultStore(),
 ): Promise<EmailRateLimitVerdict> {
   if (options === false) return { allowed: true }
-  const store = options?.store ?? defaultRateLimitStore()
+  const store = options?.store ?? configStore
   const key = `email-send:address:${mailboxOf(identifier)}`
   const result = await check(store, key, options?.perAddress, DEFAULT_PER_ADDRESS)
   return result.allowed

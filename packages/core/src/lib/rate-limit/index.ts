@@ -10,7 +10,10 @@ export {
   hitIpLimit,
 } from "./email-limits.js"
 export {
+  defaultStore,
   MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
+  MemoryStore,
+  type MemoryStoreOptions,
 } from "./memory-store.js"
-export type { RateLimitResult, RateLimitRule, RateLimitStore } from "./store.js"
+export type { RateLimitResult, RateLimitRule, RateLimitStore, Store } from "./store.js"

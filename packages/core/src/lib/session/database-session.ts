@@ -8,6 +8,7 @@ import { SessionTokenError } from "../../errors.js"
 import type { CallbacksOptions, Session } from "../../types.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
 import { emitEvent } from "../events.js"
+import { accountsHaveRefreshError, markSession } from "../refresh/session-error.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
@@ -55,6 +56,9 @@ export async function readDatabaseSession(
       newSession: update?.data,
       ...(update ? { trigger: "update" } : {}),
     } as unknown as SessionParams)
+    if (session && (await accountsHaveRefreshError(config, user.id))) {
+      markSession(session as Session)
+    }
     await emitEvent(config.events, logger, "session", { session: session as Session })
     return { session: session as Session, cookies }
   } catch (cause) {

@@ -6,6 +6,7 @@ import type { AuthConfig, CookiesOptions, ResponseCookie, Session } from "../../
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
 import { resolveOrigin } from "../origin.js"
+import type { SessionContext } from "./context.js"
 import { readSession } from "./read.js"
 
 /**
@@ -21,12 +22,21 @@ export async function getSession(
   if (!cookieHeader) return { session: null, cookies: [] }
   const resolved = resolveConfig(config)
   if (resolved.configError) throw resolved.configError
-  return readSession({
-    config: resolved,
-    logger: resolved.logger,
-    cookies: cookiesForRequest(resolved, request),
+  return readSession(requestSessionContext(resolved, request, cookieHeader))
+}
+
+/** The session context of `request`, for reads outside `Auth()`. */
+export function requestSessionContext(
+  config: ResolvedConfig,
+  request: Request,
+  cookieHeader: string,
+): SessionContext {
+  return {
+    config,
+    logger: config.logger,
+    cookies: cookiesForRequest(config, request),
     requestCookies: parseCookieHeader(cookieHeader),
-  })
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   writeSessionCookies,
 } from "../cookies/session-store.js"
 import { emitEvent } from "../events.js"
+import { keepProviderTokens, markSession, tokenHasRefreshError } from "../refresh/session-error.js"
 import { nowSeconds } from "../time.js"
 import { sealedWithFirstSecret } from "../token/codec.js"
 import { decodeFirstCandidate, sessionCookieCandidates } from "../token/read-request.js"
@@ -76,15 +77,16 @@ export async function readJwtSession(
     const customJwt = config.callbacks.jwt !== defaultJwtCallback
     const before = customJwt ? JSON.stringify(token) : ""
     const issuedAt = token.iat
-    const next = await config.callbacks.jwt({
+    const returned = await config.callbacks.jwt({
       token,
       session: update?.data,
       ...(update ? { trigger: "update" } : {}),
     } as JwtParams)
-    if (next === null || next === undefined) {
+    if (returned === null || returned === undefined) {
       logger.debug("jwt callback returned null: session ended")
       return { session: null, cookies: clear() }
     }
+    const next = customJwt ? keepProviderTokens(token, returned) : returned
 
     const now = nowSeconds()
     const { updateAge, maxAge } = config.session
@@ -126,6 +128,7 @@ export async function readJwtSession(
       token: next,
       ...(update ? { trigger: "update", newSession: update.data } : {}),
     } as SessionParams)
+    if (session && tokenHasRefreshError(next)) markSession(session as Session)
     await emitEvent(config.events, logger, "session", { session: session as Session, token: next })
     return { session: session as Session, cookies }
   } catch (cause) {

@@ -32,6 +32,18 @@ export interface OidcHarness {
   failUserinfo: boolean
   /** The token endpoint authenticates the request as this client instead. */
   tokenClientOverride: { id: string; secret: string } | undefined
+  /** Issue a refresh token with every code exchange (no `offline_access` needed). */
+  issueRefreshTokens: boolean
+  /** Each refresh spends the refresh token and returns a new one (rotation). */
+  rotateRefreshTokens: boolean
+  /** Lifetime of access tokens, in seconds. */
+  accessTokenTtl: number
+  /** Delay every token endpoint answer by this many ms (timeouts). */
+  tokenDelayMs: number
+  /** `/token` answers 503 with an HTML page, as an overloaded proxy does. */
+  failToken: boolean
+  /** Make a refresh token (and the grant behind it) unusable, as a user revoking access does. */
+  revokeRefreshToken(token: string): Promise<void>
   /** Requests seen, by path (for "no discovery refetch" assertions). */
   hits: Map<string, number>
   /** Follow an authorization URL through login and consent to the redirect back to the app. */
@@ -110,6 +122,13 @@ export async function startOidcServer(): Promise<OidcHarness> {
       email: ["email", "email_verified"],
       profile: ["name", "picture"],
     },
+    // Read through `harness` at each request, so a test can change them.
+    issueRefreshToken: async () => harness.issueRefreshTokens,
+    rotateRefreshToken: () => harness.rotateRefreshTokens,
+    ttl: {
+      AccessToken: () => harness.accessTokenTtl,
+      RefreshToken: () => 24 * 60 * 60,
+    },
     interactions: {
       url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
     },
@@ -130,6 +149,15 @@ export async function startOidcServer(): Promise<OidcHarness> {
     deny: false,
     failUserinfo: false,
     tokenClientOverride: undefined,
+    issueRefreshTokens: false,
+    rotateRefreshTokens: false,
+    accessTokenTtl: 3600,
+    tokenDelayMs: 0,
+    failToken: false,
+    async revokeRefreshToken(token) {
+      const found = await provider.RefreshToken.find(token)
+      await found?.destroy()
+    },
     hits: new Map(),
     async authorize(url) {
       const end = await follow(url)
@@ -221,6 +249,19 @@ export async function startOidcServer(): Promise<OidcHarness> {
       res.statusCode = 500
       res.setHeader("content-type", "text/html")
       res.end("<h1>upstream exploded</h1>")
+      return
+    }
+    if (path === "/token" && harness.failToken) {
+      res.statusCode = 503
+      res.setHeader("content-type", "text/html")
+      res.end("<h1>upstream unavailable</h1>")
+      return
+    }
+    if (path === "/token" && harness.tokenDelayMs > 0) {
+      const delay = harness.tokenDelayMs
+      setTimeout(() => {
+        if (!res.destroyed) callback(req, res)
+      }, delay)
       return
     }
     if (path === "/token" && harness.tokenClientOverride) {

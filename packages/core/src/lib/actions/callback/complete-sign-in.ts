@@ -14,6 +14,8 @@ import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/se
 import { emitEvent } from "../../events.js"
 import { type Outcome, redirect } from "../../http/outcome.js"
 import { toLocation } from "../../redirect.js"
+import { issueWithinBudget } from "../../refresh/session-cookie.js"
+import { withSignInTokens } from "../../refresh/sign-in.js"
 import { sessionContext } from "../../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../../session/issue.js"
 import { resolveLogin } from "./handle-login.js"
@@ -72,8 +74,17 @@ export async function completeSignIn(
         ctx,
         clearSessionCookies(options, presentSessionCookieNames(ctx.parsed.cookies, name)),
       )
-    } else {
+    } else if (config.adapter) {
       addCookies(ctx, await issueJwtSession(sctx, token))
+    } else {
+      // No adapter: a refreshing provider's tokens ride in the (encrypted) session token.
+      const withTokens = withSignInTokens(token, provider, account)
+      addCookies(
+        ctx,
+        withTokens === token
+          ? await issueJwtSession(sctx, token)
+          : await issueWithinBudget(sctx, withTokens, provider.id),
+      )
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")

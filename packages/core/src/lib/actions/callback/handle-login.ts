@@ -9,6 +9,7 @@ import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import type { Account, User } from "../../../types.js"
 import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
+import { accountRowOf, storeSignInTokens } from "../../refresh/sign-in.js"
 import { sessionContext } from "../../session/from-request.js"
 import { decodeSessionCookie } from "../../session/jwt-session.js"
 import { decideAccountLinking } from "./account-linking.js"
@@ -115,7 +116,7 @@ async function resolveAccountLogin(
 
   const link = async (user: AdapterUser) => {
     const row = { ...account, userId: user.id, type: account.type } as AdapterAccount
-    await adapter.linkAccount!(row)
+    await adapter.linkAccount!(await accountRowOf(ctx.config, provider, row))
     await emitEvent(events, logger, "linkAccount", { user, account })
   }
 
@@ -128,6 +129,7 @@ async function resolveAccountLogin(
       })
     }
     case "sign-in-existing":
+      await storeSignInTokens(ctx.config, provider, account)
       return { user: decision.user, account, isNewUser: false }
     case "link-to-current":
     case "link-by-email":

@@ -1,0 +1,57 @@
+/**
+ * An app on `Auth()` with one OIDC provider ("oidc") pointed at the harness's OpenID Provider,
+ * and the first leg of its sign-in (POST /auth/signin/oidc), for the request-level tests.
+ */
+import { Auth } from "../../../src/index.js"
+import OAuth, { type OIDCUserConfig } from "../../../src/providers/oauth.js"
+import type { AuthConfig } from "../../../src/types.js"
+import type { Browser } from "./browser.js"
+import { APP_ORIGIN, type OidcHarness } from "./oidc-server.js"
+
+export function oidcAppConfig(
+  op: OidcHarness,
+  secret: string,
+  provider: Partial<OIDCUserConfig> = {},
+  overrides: Partial<AuthConfig> = {},
+): AuthConfig {
+  return {
+    secret,
+    trustHost: true,
+    providers: [
+      OAuth({
+        type: "oidc",
+        id: "oidc",
+        name: "Test OP",
+        issuer: op.issuer,
+        clientId: op.clients.main.id,
+        clientSecret: op.clients.main.secret,
+        ...provider,
+      }),
+    ],
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    ...overrides,
+  }
+}
+
+/** POST /auth/signin/oidc as a same-origin form; the browser keeps the check cookies. */
+export async function startSignIn(
+  cfg: AuthConfig,
+  browser: Browser,
+  callbackUrl: string,
+  query = "",
+): Promise<Response> {
+  const response = await Auth(
+    new Request(`${APP_ORIGIN}/auth/signin/oidc${query}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "sec-fetch-site": "same-origin",
+        cookie: browser.header(),
+      },
+      body: new URLSearchParams({ callbackUrl }),
+    }),
+    cfg,
+  )
+  browser.store(response)
+  return response
+}

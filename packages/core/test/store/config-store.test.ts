@@ -1,0 +1,66 @@
+/** The top-level `store` option: what the core counts in when a provider names no store. */
+import { describe, expect, it } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { Auth } from "../../src/index.js"
+import { resolveConfig } from "../../src/lib/config/resolve.js"
+import { Nodemailer } from "../../src/providers/nodemailer.js"
+import { defaultStore, MemoryStore, type Store } from "../../src/store.js"
+import type { AuthConfig } from "../../src/types.js"
+import { SECRET } from "../email/helpers.js"
+
+const ORIGIN = "http://localhost:3000"
+
+function recordingStore(): { store: Store; keys: string[] } {
+  const inner = new MemoryStore()
+  const keys: string[] = []
+  const store: Store = {
+    hit: (key, windowMs, limit) => {
+      keys.push(key)
+      return inner.hit(key, windowMs, limit)
+    },
+    consumeOnce: (key, ttl) => inner.consumeOnce(key, ttl),
+    get: (key) => inner.get(key),
+    set: (key, value, ttl) => inner.set(key, value, ttl),
+    delete: (key) => inner.delete(key),
+  }
+  return { store, keys }
+}
+
+describe("config.store", () => {
+  it("defaults to the process's memory store", () => {
+    const resolved = resolveConfig({ providers: [], secret: SECRET })
+    expect(resolved.store).toBe(defaultStore())
+  })
+
+  it("is where email sign-in limits are counted when the provider names no store", async () => {
+    const { store, keys } = recordingStore()
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      adapter: MemoryAdapter(),
+      store,
+      providers: [Nodemailer({ id: "email", sendVerificationRequest: () => {} })],
+    }
+    const csrfRes = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
+    const { csrfToken } = (await csrfRes.json()) as { csrfToken: string }
+    const cookie = csrfRes.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ")
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/signin/email`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          cookie,
+          origin: ORIGIN,
+          "x-forwarded-for": "192.0.2.44",
+        },
+        body: new URLSearchParams({ email: "ann@example.com", csrfToken }).toString(),
+      }),
+      config,
+    )
+    expect(res.status).toBe(303)
+    expect(keys).toEqual(["email-send:ip:192.0.2.44", "email-send:address:ann@example.com"])
+  })
+})

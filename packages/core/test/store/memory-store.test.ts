@@ -1,0 +1,4 @@
+import { runStoreContract } from "@latchkey/store-test"
+import { MemoryStore } from "../../src/store.js"
+
+runStoreContract({ name: "memory", store: () => new MemoryStore() })

@@ -1,0 +1,187 @@
+/**
+ * The Store contract as a test suite: every store (the in-memory default, Redis, …) runs it in
+ * its own tests, so the core can rely on the same behaviour from each: atomic counting under
+ * concurrency, single use, expiry, replacement, isolation of keys, bounded values.
+ *
+ * ```ts
+ * import { runStoreContract } from "@latchkey/store-test"
+ * runStoreContract({ name: "memory", store: () => new MemoryStore() })
+ * ```
+ *
+ * Tests use random keys, so the suite can share a server with other data.
+ *
+ * @module @latchkey/store-test
+ */
+import { InvalidParameter } from "@latchkey/core/errors"
+import type { Store } from "@latchkey/core/store"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+export interface StoreContractOptions {
+  name: string
+  /** Called once before the tests. */
+  store: () => Store | Promise<Store>
+  /** Called once after the tests (close connections). */
+  teardown?: () => void | Promise<void>
+  /** The store's largest accepted value in bytes, when it has one. Default 64 KiB. */
+  maxValueBytes?: number
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const key = (label: string) => `contract:${label}:${crypto.randomUUID()}`
+
+export function runStoreContract(options: StoreContractOptions): void {
+  describe(`store contract: ${options.name}`, () => {
+    let current: Store | undefined
+    const store = (): Store => {
+      if (!current) throw new Error("the store is not ready (did its factory fail?)")
+      return current
+    }
+    beforeAll(async () => {
+      current = await options.store()
+    })
+    afterAll(async () => {
+      await options.teardown?.()
+    })
+
+    describe("hit", () => {
+      it("allows `limit` attempts per window, then refuses with the seconds to wait", async () => {
+        const k = key("hit")
+        for (let i = 0; i < 3; i++) expect((await store().hit(k, 60_000, 3)).allowed).toBe(true)
+        const refused = await store().hit(k, 60_000, 3)
+        expect(refused.allowed).toBe(false)
+        expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+        expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60)
+        expect((await store().hit(k, 60_000, 3)).allowed).toBe(false)
+      })
+
+      it("allowed answers carry retryAfterSeconds 0", async () => {
+        expect(await store().hit(key("hit0"), 60_000, 1)).toEqual({
+          allowed: true,
+          retryAfterSeconds: 0,
+        })
+      })
+
+      it("is atomic: of 40 concurrent hits with a limit of 5, exactly 5 are allowed", async () => {
+        const k = key("hit-race")
+        const results = await Promise.all(
+          Array.from({ length: 40 }, async () => store().hit(k, 60_000, 5)),
+        )
+        expect(results.filter((r) => r.allowed)).toHaveLength(5)
+      })
+
+      it("starts a new window once the old one has passed", async () => {
+        const k = key("hit-window")
+        expect((await store().hit(k, 150, 1)).allowed).toBe(true)
+        expect((await store().hit(k, 150, 1)).allowed).toBe(false)
+        await sleep(300)
+        expect((await store().hit(k, 150, 1)).allowed).toBe(true)
+      })
+
+      it("counts each key on its own", async () => {
+        const a = key("hit-a")
+        const b = key("hit-b")
+        expect((await store().hit(a, 60_000, 1)).allowed).toBe(true)
+        expect((await store().hit(b, 60_000, 1)).allowed).toBe(true)
+        expect((await store().hit(a, 60_000, 1)).allowed).toBe(false)
+      })
+
+      it("delete resets a counter", async () => {
+        const k = key("hit-delete")
+        await store().hit(k, 60_000, 1)
+        await store().delete(k)
+        expect((await store().hit(k, 60_000, 1)).allowed).toBe(true)
+      })
+    })
+
+    describe("consumeOnce", () => {
+      it("is true the first time a key is seen, false while it is remembered", async () => {
+        const k = key("once")
+        expect(await store().consumeOnce(k, 60_000)).toBe(true)
+        expect(await store().consumeOnce(k, 60_000)).toBe(false)
+        expect(await store().consumeOnce(key("once-other"), 60_000)).toBe(true)
+      })
+
+      it("of 30 concurrent calls exactly one wins (usable as a lock)", async () => {
+        const k = key("once-race")
+        const results = await Promise.all(
+          Array.from({ length: 30 }, async () => store().consumeOnce(k, 60_000)),
+        )
+        expect(results.filter(Boolean)).toHaveLength(1)
+      })
+
+      it("forgets the key after its TTL, and on delete (lock release)", async () => {
+        const k = key("once-ttl")
+        expect(await store().consumeOnce(k, 150)).toBe(true)
+        await sleep(300)
+        expect(await store().consumeOnce(k, 60_000)).toBe(true)
+        await store().delete(k)
+        expect(await store().consumeOnce(k, 60_000)).toBe(true)
+      })
+    })
+
+    describe("get / set / delete", () => {
+      it("round-trips a value, unicode included; absent keys are null", async () => {
+        const k = key("value")
+        expect(await store().get(k)).toBeNull()
+        const value = `v1 ✓ 🗝️ ${"x".repeat(1000)}`
+        await store().set(k, value, 60_000)
+        expect(await store().get(k)).toBe(value)
+      })
+
+      it("set replaces the value and its TTL", async () => {
+        const k = key("replace")
+        await store().set(k, "a", 150)
+        await store().set(k, "b", 60_000)
+        await sleep(300)
+        expect(await store().get(k)).toBe("b")
+      })
+
+      it("a value expires after its TTL", async () => {
+        const k = key("expire")
+        await store().set(k, "gone soon", 150)
+        expect(await store().get(k)).toBe("gone soon")
+        await sleep(300)
+        expect(await store().get(k)).toBeNull()
+      })
+
+      it("delete removes a value; deleting an absent key is fine", async () => {
+        const k = key("delete")
+        await store().set(k, "x", 60_000)
+        await store().delete(k)
+        expect(await store().get(k)).toBeNull()
+        await store().delete(k)
+      })
+
+      it("the empty string is a value, not an absence", async () => {
+        const k = key("empty")
+        await store().set(k, "", 60_000)
+        expect(await store().get(k)).toBe("")
+      })
+    })
+
+    describe("bad input", () => {
+      it("refuses a value over the size bound with InvalidParameter, storing nothing", async () => {
+        const k = key("big")
+        const max = options.maxValueBytes ?? 64 * 1024
+        await expect(async () => store().set(k, "é".repeat(max), 60_000)).rejects.toBeInstanceOf(
+          InvalidParameter,
+        )
+        expect(await store().get(k)).toBeNull()
+      })
+
+      it("refuses a TTL or window that is not a positive number (no key without expiry)", async () => {
+        for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+          await expect(async () => store().set(key("ttl"), "x", ttl)).rejects.toBeInstanceOf(
+            InvalidParameter,
+          )
+          await expect(async () => store().consumeOnce(key("ttl"), ttl)).rejects.toBeInstanceOf(
+            InvalidParameter,
+          )
+          await expect(async () => store().hit(key("ttl"), ttl, 1)).rejects.toBeInstanceOf(
+            InvalidParameter,
+          )
+        }
+      })
+    })
+  })
+}
