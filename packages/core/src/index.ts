@@ -10,13 +10,21 @@
  *
  * @module @latchkey/core
  */
-export type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
+export type {
+  Adapter,
+  AdapterAccount,
+  AdapterSession,
+  AdapterSessionRecord,
+  AdapterUser,
+} from "./adapters.js"
 export { AuthError, CredentialsSignin } from "./errors.js"
 export type { JWT } from "./jwt.js"
 export { Auth } from "./lib/auth.js"
 export { setEnvDefaults } from "./lib/config/env.js"
 export { skipCSRFCheck } from "./lib/csrf/skip.js"
 export { type AuthAction, isAuthAction } from "./lib/http/actions.js"
+export { listUserSessions, revokeSession, revokeUserSessions } from "./lib/revocation/api.js"
+export type { SessionRecord } from "./lib/revocation/backend.js"
 export { getSession } from "./lib/session/get-session.js"
 export type {
   CommonProviderOptions,

@@ -173,6 +173,8 @@ describe("credentials sign-in limits", () => {
   it("failOpen: true lets attempts through while the store is down", async () => {
     const { config } = credentialsConfig(deadStore(), {
       providers: [Credentials({ authorize: () => ({ id: "a" }), rateLimit: { failOpen: true } })],
+      // Revocation state lives in the same dead store: this test is about the limits only.
+      session: { revocation: "off" },
     })
     const res = await postCredentials(config, { username: "alice", password: "right" })
     expect(errorOf(res).get("error")).toBeNull()

@@ -14,6 +14,7 @@ import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/se
 import { emitEvent } from "../../events.js"
 import { type Outcome, redirect } from "../../http/outcome.js"
 import { toLocation } from "../../redirect.js"
+import { newSessionClaims } from "../../revocation/index.js"
 import { sessionContext } from "../../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../../session/issue.js"
 import { resolveLogin } from "./handle-login.js"
@@ -46,11 +47,13 @@ export async function completeSignIn(
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {
+    const claims = await newSessionClaims(config, logger, user.id)
     const defaultToken: JWT = {
       name: user.name ?? null,
       email: user.email ?? null,
       picture: user.image ?? null,
       sub: user.id,
+      ...claims,
     }
     const token = await config.callbacks.jwt({
       token: defaultToken,
@@ -67,7 +70,8 @@ export async function completeSignIn(
         clearSessionCookies(options, presentSessionCookieNames(ctx.parsed.cookies, name)),
       )
     } else {
-      addCookies(ctx, await issueJwtSession(sctx, token))
+      // The session's identity is the core's: a callback that rebuilt the token keeps it.
+      addCookies(ctx, await issueJwtSession(sctx, { ...token, ...claims }))
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
