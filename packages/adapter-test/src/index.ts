@@ -18,6 +18,7 @@ import { accountTests } from "./accounts.js"
 import { authenticatorTests } from "./authenticators.js"
 import type { ContractContext, ContractOptions } from "./context.js"
 import { requireMethods } from "./context.js"
+import { revocationTests } from "./revocation.js"
 import { robustnessTests } from "./robustness.js"
 import { sessionTests } from "./sessions.js"
 import { userTests } from "./users.js"
@@ -61,6 +62,7 @@ export function runAdapterContract(options: ContractOptions): void {
     sessionTests(context)
     verificationTokenTests(context)
     authenticatorTests(context)
+    revocationTests(context)
     robustnessTests(context)
   })
 }
