@@ -2,7 +2,7 @@
  * A Redis that dies mid-test: every command ends in a typed error within its timeout (no
  * hang), and the sign-in limits built on it fail closed.
  */
-import { Auth } from "@latchkey/core"
+import { Auth, type AuthConfig } from "@latchkey/core"
 import { StoreError, StoreTimeout } from "@latchkey/core/errors"
 import Credentials from "@latchkey/core/providers/credentials"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -18,7 +18,9 @@ import {
 const ORIGIN = "http://app.example.com"
 const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
 
-async function credentialsAttempt(config: Parameters<typeof Auth>[1]): Promise<URLSearchParams> {
+async function credentialsAttempt(
+  config: AuthConfig,
+): Promise<{ params: URLSearchParams; cookie: string }> {
   const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const cookie = csrf.headers
@@ -38,7 +40,12 @@ async function credentialsAttempt(config: Parameters<typeof Auth>[1]): Promise<U
     }),
     config,
   )
-  return new URL(res.headers.get("location")!).searchParams
+  const session = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => c!.startsWith("authjs.session-token="))
+    .join("; ")
+  return { params: new URL(res.headers.get("location")!).searchParams, cookie: session }
 }
 
 describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
@@ -46,13 +53,22 @@ describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
   let client: Awaited<ReturnType<typeof connect>>
   let store: RedisStore
   const errors: unknown[] = []
-  const config = () => ({
+  let sessionCookie = ""
+  const config = (session: AuthConfig["session"] = { revocation: "strict" }): AuthConfig => ({
     secret: SECRET,
     trustHost: true,
     store,
+    session,
     logger: { error: (e: unknown) => void errors.push(e), warn: () => {}, debug: () => {} },
     providers: [Credentials({ authorize: () => ({ id: "alice" }) })],
   })
+  const readSession = async (session?: AuthConfig["session"]) => {
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/session`, { headers: { cookie: sessionCookie } }),
+      config(session),
+    )
+    return { body: await res.json(), setCookie: res.headers.getSetCookie() }
+  }
 
   beforeAll(async () => {
     server = await startRedisServer()
@@ -65,8 +81,10 @@ describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
   })
 
   it("works while the server is up: sign-in succeeds, counted in Redis", async () => {
-    const params = await credentialsAttempt(config())
+    const { params, cookie } = await credentialsAttempt(config())
     expect(params.get("error")).toBeNull()
+    sessionCookie = cookie
+    expect((await readSession()).body).not.toBeNull()
   })
 
   it("after SIGKILL every command is a StoreError within the timeout, never a hang", async () => {
@@ -109,19 +127,30 @@ describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
 
   it("credentials sign-in fails closed: RateLimited, with the StoreError logged", async () => {
     errors.length = 0
-    const params = await credentialsAttempt(config())
+    const { params } = await credentialsAttempt(config())
     expect(params.get("error")).toBe("RateLimited")
     expect(errors.some((e) => e instanceof StoreError)).toBe(true)
+  })
+
+  it("strict session reads fail closed (no session, cookie kept) unless revocationFailure is open", async () => {
+    errors.length = 0
+    const closed = await readSession()
+    expect(closed.body).toBeNull()
+    expect(closed.setCookie).toEqual([])
+    expect(errors.some((e) => e instanceof StoreError)).toBe(true)
+    const open = await readSession({ revocation: "strict", revocationFailure: "open" })
+    expect(open.body).toMatchObject({ user: {} })
   })
 
   it("works again once Redis is back on the same port", async () => {
     server = await startRedisServer(server.port)
     const deadline = Date.now() + 10_000
-    let params = await credentialsAttempt(config())
+    let { params } = await credentialsAttempt(config())
     while (params.get("error") && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100))
-      params = await credentialsAttempt(config())
+      ;({ params } = await credentialsAttempt(config()))
     }
     expect(params.get("error")).toBeNull()
+    expect((await readSession()).body).not.toBeNull()
   })
 })
