@@ -3,6 +3,7 @@ import os from "node:os"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
 import { benchQwikPages } from "./qwik-page.mjs"
+import { benchRevocation } from "./revocation.mjs"
 import { benchTokens } from "./token.mjs"
 
 const only = process.argv[2]
@@ -11,6 +12,7 @@ const suites = {
   "auth-session": benchAuthSession,
   "db-session": benchDatabaseSession,
   "qwik-page": benchQwikPages,
+  revocation: benchRevocation,
 }
 
 console.log(
