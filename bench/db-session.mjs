@@ -5,8 +5,8 @@ import { PGlite } from "@electric-sql/pglite"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
-import pg from "pg"
 import { fmt, printTable } from "./harness.mjs"
+import { pgSchemaPool } from "./pg-schema.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
 const DURATION_MS = Number(process.env.BENCH_DB_MS ?? 3000)
@@ -70,21 +70,11 @@ export async function benchDatabaseSession() {
   rows.push(["PGlite (embedded)", await measure(await sessionReader(lite))])
   await lite.close()
   if (process.env.DATABASE_URL) {
-    const schema = `bench_${process.pid}`
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    const pool = new pg.Pool({
-      connectionString: process.env.DATABASE_URL,
-      options: `-c search_path=${schema}`,
-      max: 4,
-    })
+    const { pool, close } = await pgSchemaPool("db_session")
     try {
       rows.push(["PostgreSQL server (pg Pool)", await measure(await sessionReader(pool))])
     } finally {
-      await pool.end()
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`)
-      await admin.end()
+      await close()
     }
   }
   printTable(

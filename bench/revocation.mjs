@@ -11,8 +11,8 @@ import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { RedisStore } from "@latchkey/store-redis"
 import { createClient } from "@redis/client"
-import pg from "pg"
 import { printTable } from "./harness.mjs"
+import { pgSchemaPool } from "./pg-schema.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
 const ROUND_MS = Number(process.env.BENCH_REVOCATION_ROUND_MS ?? 600)
@@ -76,25 +76,13 @@ export async function benchRevocation() {
   closers.push(() => lite.close())
 
   if (process.env.DATABASE_URL) {
-    const schema = `bench_revocation_${process.pid}`
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    const pool = new pg.Pool({
-      connectionString: process.env.DATABASE_URL,
-      options: `-c search_path=${schema}`,
-      max: 4,
-    })
+    const { pool, close } = await pgSchemaPool("revocation")
     await migrate(pool)
     contenders["strict, PostgreSQL (loopback)"] = await reader({
       adapter: PostgresAdapter(pool),
       session: { revocation: "strict" },
     })
-    closers.push(async () => {
-      await pool.end()
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`)
-      await admin.end()
-    })
+    closers.push(close)
   }
 
   if (process.env.REDIS_URL) {

@@ -21,6 +21,7 @@ import {
   requestParams,
 } from "../email/helpers.js"
 import { flowContext } from "../oauth/harness/flow.js"
+import { postForm } from "./post-form.js"
 
 /** A store whose every command fails, as a Redis client does during an outage. */
 function deadStore(): Store {
@@ -50,31 +51,8 @@ function credentialsConfig(store: Store, extra: Partial<AuthConfig> = {}) {
   return { config, calls, authorized: () => authorizeCalls }
 }
 
-async function postCredentials(
-  config: AuthConfig,
-  fields: Record<string, string>,
-  ip = "192.0.2.1",
-): Promise<Response> {
-  const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ")
-  return Auth(
-    new Request(`${ORIGIN}/auth/callback/credentials`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        cookie,
-        origin: ORIGIN,
-        "x-forwarded-for": ip,
-      },
-      body: new URLSearchParams({ ...fields, csrfToken }).toString(),
-    }),
-    config,
-  )
-}
+const postCredentials = (config: AuthConfig, fields: Record<string, string>, ip?: string) =>
+  postForm(config, "/auth/callback/credentials", fields, ip)
 
 const errorOf = (res: Response) => new URL(res.headers.get("location") ?? "http://x/").searchParams
 
