@@ -4,8 +4,10 @@
  * when the state cannot be reached. Run once with the state in the store, once in the adapter.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { InvalidParameter } from "../../src/errors.js"
 import { Auth, listUserSessions, revokeSession, revokeUserSessions } from "../../src/index.js"
-import { recordingLogger } from "../auth/helpers.js"
+import { makeConfig, recordingLogger } from "../auth/helpers.js"
 import {
   backends,
   copyJar,
@@ -131,6 +133,31 @@ describe.each(backends)("revocation with the state in the $name", ({ extra }) =>
     expect(await readSession(config, jar)).not.toBeNull()
     expect((await tokenOf(jar)).sid).toBe(sid)
     await revokeSession(config, sid!)
+    expect(await readSession(config, jar)).toBeNull()
+  })
+})
+
+describe("the server API", () => {
+  it("refuses an empty, oversized or non-string id with InvalidParameter", async () => {
+    const config = jwtConfig({})
+    for (const bad of ["", "x".repeat(513), 42 as unknown as string]) {
+      await expect(revokeSession(config, bad)).rejects.toBeInstanceOf(InvalidParameter)
+      await expect(revokeUserSessions(config, bad)).rejects.toBeInstanceOf(InvalidParameter)
+      await expect(listUserSessions(config, bad)).rejects.toBeInstanceOf(InvalidParameter)
+    }
+  })
+
+  it("revokeUserSessions with database sessions deletes the user's rows", async () => {
+    const adapter = MemoryAdapter()
+    const config = makeConfig({ adapter, session: { strategy: "database" } })
+    const user = await adapter.createUser!({
+      id: "user-alice",
+      email: "alice@example.com",
+      emailVerified: null,
+    })
+    const jar = await signIn(config)
+    expect(await readSession(config, jar)).not.toBeNull()
+    await revokeUserSessions(config, user.id)
     expect(await readSession(config, jar)).toBeNull()
   })
 })

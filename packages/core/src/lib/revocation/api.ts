@@ -2,12 +2,19 @@
  * The server API of revocation, for app code: a "your devices" page, "sign out everywhere",
  * a password change. Each takes the app's config (the same object given to `Auth()`).
  */
-import { MissingAdapterMethods } from "../../errors.js"
+import { InvalidParameter, MissingAdapterMethods } from "../../errors.js"
 import type { AuthConfig } from "../../types.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
 import { nowSeconds } from "../time.js"
 import type { SessionRecord } from "./backend.js"
 import { revocationBackend, tokenLifetime } from "./index.js"
+
+/** Ids become store keys and query parameters: bounded, non-empty strings only. */
+function assertId(name: string, value: unknown): asserts value is string {
+  if (typeof value !== "string" || value === "" || value.length > 512) {
+    throw new InvalidParameter(name, "must be a non-empty string of at most 512 characters")
+  }
+}
 
 function usable(config: AuthConfig): ResolvedConfig {
   const resolved = resolveConfig(config)
@@ -21,6 +28,7 @@ function usable(config: AuthConfig): ResolvedConfig {
  * re-issue with the default `"reissue"`.
  */
 export async function revokeSession(config: AuthConfig, sid: string): Promise<void> {
+  assertId("sid", sid)
   const resolved = usable(config)
   await revocationBackend(resolved).revokeSession(sid, nowSeconds() + tokenLifetime(resolved))
 }
@@ -31,6 +39,7 @@ export async function revokeSession(config: AuthConfig, sid: string): Promise<vo
  * after a password change too. Sessions signed in afterwards are unaffected.
  */
 export async function revokeUserSessions(config: AuthConfig, userId: string): Promise<void> {
+  assertId("userId", userId)
   await endUserSessions(usable(config), userId)
 }
 
@@ -53,5 +62,6 @@ export async function listUserSessions(
   config: AuthConfig,
   userId: string,
 ): Promise<SessionRecord[]> {
+  assertId("userId", userId)
   return revocationBackend(usable(config)).listSessions(userId)
 }
