@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { InvalidParameter } from "../../src/errors.js"
 import { Auth, listUserSessions, revokeSession, revokeUserSessions } from "../../src/index.js"
+import { defaultStore } from "../../src/store.js"
 import { makeConfig, recordingLogger } from "../auth/helpers.js"
 import {
   backends,
@@ -159,6 +160,19 @@ describe("the server API", () => {
     expect(await readSession(config, jar)).not.toBeNull()
     await revokeUserSessions(config, user.id)
     expect(await readSession(config, jar)).toBeNull()
+  })
+})
+
+describe("without a store or revocation-capable adapter", () => {
+  it("a flood of rate-limit keys in the default store does not evict a revocation", async () => {
+    const config = makeConfig({ session: { strategy: "jwt", revocation: "strict" } })
+    delete config.store // the process's default memory store
+    const jar = await signIn(config)
+    const stolen = copyJar(jar)
+    await signOut(config, jar)
+    const flood = defaultStore()
+    for (let i = 0; i < 10_001; i++) flood.hit(`flood:${i}`, 60_000, 1)
+    expect(await readSession(config, stolen)).toBeNull()
   })
 })
 
