@@ -67,6 +67,17 @@ describe.each(backends)("revocation with the state in the $name", ({ extra }) =>
     expect(await readSession(config, stolen)).toBeNull()
   })
 
+  it("signing out with an older copy still outlasts a copy the thief re-issued since", async () => {
+    const config = jwtConfig(extra(), { maxAge: 2 * DAY, updateAge: DAY / 2 })
+    const jar = await signIn(config) // expires at day 2
+    const stolen = copyJar(jar)
+    travel(DAY)
+    expect(await readSession(config, stolen)).not.toBeNull() // re-issued: expires at day 3
+    await signOut(config, jar) // the victim's cookie still says day 2
+    travel(DAY + DAY / 4) // day 2.25: the victim's token would have expired by now
+    expect(await readSession(config, stolen)).toBeNull()
+  })
+
   it("off: the copy keeps working after sign-out (Auth.js's behaviour)", async () => {
     const config = jwtConfig(extra(), { revocation: "off", updateAge: 0 })
     const jar = await signIn(config)

@@ -29,10 +29,12 @@ export async function signOutAction(ctx: RequestContext): Promise<Outcome> {
   try {
     if (config.session.strategy === "jwt") {
       const token = await decodeSessionCookie(sessionContext(ctx))
-      // The browser forgets the cookie; the revocation makes a copy of it useless too.
+      // The browser forgets the cookie; the revocation makes a copy of it useless too. Not
+      // until this token's `exp`: a thief's copy may have been re-issued since, with a later
+      // one. No copy re-issued before now outlives now + the token lifetime, and every later
+      // re-issue checks the revocation first.
       if (token && typeof token.sid === "string" && config.session.revocation !== "off") {
-        const until =
-          typeof token.exp === "number" ? token.exp : nowSeconds() + tokenLifetime(config)
+        const until = nowSeconds() + tokenLifetime(config)
         await revocationBackend(config).revokeSession(token.sid, until)
       }
       if (everywhere && typeof token?.sub === "string") await endUserSessions(ctx.config, token.sub)
