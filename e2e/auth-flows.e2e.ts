@@ -123,6 +123,28 @@ describe.each([
   })
 })
 
+describe("the signed-in header", () => {
+  it("fits a 390 px wide phone screen, sign-out button included", async () => {
+    const { context, page } = await openPage({ viewport: { width: 390, height: 844 } })
+    await signIn(page)
+    await page.waitForSelector('[data-testid="sign-out"]')
+    const header = await page.evaluate(() => {
+      const bar = document.querySelector("header")!
+      const button = document.querySelector('[data-testid="sign-out"]')!.getBoundingClientRect()
+      return {
+        scroll: document.documentElement.scrollWidth,
+        bar: bar.scrollWidth,
+        right: button.right,
+      }
+    })
+    expect(header.scroll).toBeLessThanOrEqual(390)
+    expect(header.bar).toBeLessThanOrEqual(390)
+    expect(header.right).toBeLessThanOrEqual(390)
+    await page.screenshot({ path: `${screenshots}header-390.png` })
+    await context.close()
+  })
+})
+
 describe("the local OpenID Provider", () => {
   it.each([
     { js: true, label: "with JavaScript" },

@@ -37,12 +37,12 @@ export interface Session {
 export async function open(
   browser: Browser,
   baseURL: string,
-  options: { javaScriptEnabled?: boolean } = {},
+  options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
 ): Promise<Session> {
   const context = await browser.newContext({
     baseURL,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
-    viewport: { width: 1100, height: 760 },
+    viewport: options.viewport ?? { width: 1100, height: 760 },
   })
   const page = await context.newPage()
   page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`))
@@ -104,7 +104,7 @@ export async function sessionCookie(context: BrowserContext) {
  */
 export function useBrowser(
   baseURL: string,
-): (options?: { javaScriptEnabled?: boolean }) => Promise<Session> {
+): (options?: Parameters<typeof open>[2]) => Promise<Session> {
   let browser: Browser | undefined
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true })

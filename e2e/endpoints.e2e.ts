@@ -38,6 +38,18 @@ describe("/auth endpoints", () => {
     })
   })
 
+  it.each(["/auth/session", "/auth/providers", "/auth/signin", "/auth/error"])(
+    "HEAD %s answers as GET does, without a body",
+    async (path) => {
+      const get = await fetch(`${baseURL}${path}`, { redirect: "manual" })
+      const head = await fetch(`${baseURL}${path}`, { method: "HEAD", redirect: "manual" })
+      expect(head.status).toBe(get.status)
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"))
+      expect(head.headers.get("location")).toBe(get.headers.get("location"))
+      expect(await head.text()).toBe("")
+    },
+  )
+
   it("GET /auth/csrf answers a token and sets the CSRF cookie once", async () => {
     const res = await fetch(`${baseURL}/auth/csrf`)
     expect(res.status).toBe(200)

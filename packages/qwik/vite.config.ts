@@ -1,7 +1,8 @@
 /**
- * Library build: the Qwik optimizer turns every `$(...)` into a lazy-loadable segment that the
- * consuming app's optimizer can pick up, so `dist/index.qwik.mjs` is consumed like any Qwik library.
- * Run with `--mode lib` (that is how the Qwik plugin recognises a library build).
+ * Library build. Two files: `dist/index.qwik.mjs`, the Qwik part (its `$(...)` calls are left for
+ * the consuming app's optimizer, which splits them and drops server bodies from client builds),
+ * and `dist/server.js`, plain server code that `index.qwik.mjs` imports dynamically from those
+ * server bodies only. Run with `--mode lib` (how the Qwik plugin recognises a library build).
  */
 import { qwikVite } from "@builder.io/qwik/optimizer"
 import { defineConfig, type Plugin } from "vite"
@@ -29,12 +30,17 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     minify: false,
+    sourcemap: true,
     lib: {
-      entry: "./src/index.ts",
+      entry: { index: "./src/index.ts", server: "./src/server.ts" },
       formats: ["es"],
-      fileName: () => "index.qwik.mjs",
+      fileName: (_format, name) => (name === "index" ? "index.qwik.mjs" : `${name}.js`),
     },
-    rollupOptions: { external: isExternal },
+    rollupOptions: {
+      external: isExternal,
+      // Shared code goes to named chunks, never into the client entry through the server one.
+      output: { chunkFileNames: "[name].js" },
+    },
   },
   plugins: [externals, qwikVite()],
 })

@@ -64,7 +64,7 @@ export interface PostgresAdapterOptions {
  * `hashSessionTokens: false`, see {@link PostgresAdapterOptions}).
  *
  * Every failure — database error, lost connection, timeout — rejects with `AdapterError`
- * naming the method, never a parameter value; the driver's error is its `cause`.
+ * naming the method and the SQL state, never a parameter value (and with no `cause`).
  *
  * @example
  * ```ts

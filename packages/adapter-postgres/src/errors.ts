@@ -13,10 +13,11 @@ function codeOf(error: unknown): string | undefined {
 /**
  * Wraps a failure of adapter method `method` in an {@link AdapterError}.
  *
- * The message names the method and the kind of failure only. It never quotes the driver's
- * message, which can repeat parameter values (PostgreSQL's `invalid input syntax for type
- * integer: "<value>"`) — and parameters are session and verification tokens. The original error
- * is kept as `cause`, for logs that choose to show it.
+ * The error names the method and the SQL state (or driver code) only, and carries no `cause`:
+ * the driver's error holds the statement's parameters (PGlite keeps them on the error; with
+ * `hashSessionTokens: false` they are raw session tokens) and its message and `detail` can
+ * quote values (`Key ("sessionToken")=(…) already exists`). Loggers print causes, so the only
+ * safe cause is none.
  */
 export function toAdapterError(method: string, error: unknown): AdapterError {
   if (error instanceof AdapterError) return error
@@ -28,7 +29,6 @@ export function toAdapterError(method: string, error: unknown): AdapterError {
         ? `database error ${code}`
         : "database error"
   return new AdapterError(`PostgresAdapter.${method} failed: ${reason}`, {
-    cause: error,
     details: { adapter: "postgres", method, ...(code ? { code } : {}) },
   })
 }

@@ -1,10 +1,11 @@
 import { once } from "node:events"
 import { createServer, type Server, type Socket } from "node:net"
+import { inspect } from "node:util"
 import type { Adapter } from "@latchkey/core/adapters"
 import { AdapterError } from "@latchkey/core/errors"
 import pg from "pg"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { migrate, PostgresAdapter, QueryTimeoutError } from "../src/index.js"
+import { migrate, PostgresAdapter } from "../src/index.js"
 import {
   backends,
   databaseUrl,
@@ -31,9 +32,9 @@ async function failure(call: () => unknown): Promise<{ error: AdapterError; ms: 
   return { error: error as AdapterError, ms }
 }
 
-/** What a log line could show of an error, cause included. */
+/** What a log line could show of an error, cause chain included. */
 const loggable = (error: AdapterError) =>
-  `${error.message} ${String(error)} ${JSON.stringify(error.details)} ${error.stack}`
+  `${error.message} ${inspect(error, { depth: 20, showHidden: true })} ${JSON.stringify(error.details)}`
 
 describe("a server that accepts connections and never answers", () => {
   let server: Server
@@ -65,7 +66,7 @@ describe("a server that accepts connections and never answers", () => {
     expect(ms).toBeGreaterThanOrEqual(200)
     expect(ms).toBeLessThan(1500)
     expect(error.message).toBe("PostgresAdapter.getSessionAndUser failed: no answer within 250 ms")
-    expect(error.cause).toBeInstanceOf(QueryTimeoutError)
+    expect(error.cause).toBeUndefined()
     expect(error.details).toMatchObject({ method: "getSessionAndUser", code: "QUERY_TIMEOUT" })
     expect(loggable(error)).not.toContain(secretToken)
   })
@@ -143,7 +144,8 @@ for (const backend of backends) {
         method: "createVerificationToken",
         code: "23505",
       })
-      expect(error.cause).toBeInstanceOf(Error)
+      // No cause: the driver's error holds the parameters and quotes values.
+      expect(error.cause).toBeUndefined()
       expect(loggable(error)).not.toContain(secretToken)
       expect(loggable(error)).not.toContain("dup@example.com")
     })

@@ -122,13 +122,13 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
     throw new MissingSecret("getToken needs a secret: pass `secret` or set AUTH_SECRET")
   }
   const salt = params.salt ?? cookieName
-  const payload = await decodeFirstCandidate(
+  const decoded = await decodeFirstCandidate(
     found.candidates,
     params.decode ?? decode,
     secret,
     salt,
   )
-  if (payload) return payload
+  if (decoded) return decoded.payload
   params.logger?.debug?.("getToken: token did not decrypt or has expired", {
     cookieName,
     source: found.source,

@@ -227,11 +227,14 @@ export type WarningCode =
   | "session-revoked"
   | "secret-weak"
   | "env-url-basepath-redundant"
+  /** A provider lacks what it needs to sign anyone in (the detail names the setting). */
+  | "provider-unusable"
 
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
 export interface LoggerInstance {
   error: (error: AuthError | Error) => void
-  warn: (code: WarningCode) => void
+  /** `detail` (Latchkey): what to change, e.g. the environment variable to set. Never a secret. */
+  warn: (code: WarningCode, detail?: string) => void
   debug: (message: string, metadata?: unknown) => void
 }
 

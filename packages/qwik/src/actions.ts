@@ -1,14 +1,19 @@
 /**
  * Server bodies of the actions. Each one builds a form request for the core (see
  * `internal-request.ts`), lets the core decide (CSRF, `redirect` callback on `callbackUrl`,
- * provider flow), applies its cookies, and ends with a real 303 redirect so the same code serves
- * `<Form>` submissions with JavaScript (client navigation) and without (full page load).
+ * provider flow), applies its cookies, and ends in a navigation (`redirect.ts`), so the same code
+ * serves `<Form>` with and without JavaScript and `action.submit()` from an event handler.
+ *
+ * A sign-in or sign-out that fails navigates exactly as a page load would: to the sign-in page
+ * (`pages.signIn` or the built-in one) or the error page with `?error=<type>` (and `&code=` for
+ * `CredentialsSignin`). Input that fails validation never reaches here: Qwik City returns
+ * `{ failed: true, fieldErrors, formErrors }` as the action's value.
  */
-import type { RequestEventCommon } from "@builder.io/qwik-city"
+import type { RequestEventAction, RequestEventCommon } from "@builder.io/qwik-city"
 import type { Session } from "@latchkey/core"
 import { basePathOf } from "./config.js"
 import { callCore, redirectUrlOf } from "./internal-request.js"
-import { currentPage, redirectTo } from "./redirect.js"
+import { currentPage, navigate } from "./redirect.js"
 import type { SignInInput, SignOutInput, UpdateSessionInput } from "./schemas.js"
 import { setSession } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
@@ -24,9 +29,28 @@ function providerType(config: QwikAuthConfig, id: string): string | undefined {
   return undefined
 }
 
-function coreFailure(event: RequestEventCommon, status: number): never {
-  // The core only fails an internal request on a bad request or a broken configuration.
-  throw event.error(status === 400 ? 400 : 500, "Authentication service error")
+/**
+ * Where a core answer that is not a redirect (a broken configuration, an unknown provider, an
+ * untrusted host, a refused CSRF check) sends the user: the page for its error type, as the core
+ * itself would for a page request. Its body carries the client-safe type; the log has the detail.
+ */
+function failureUrl(config: QwikAuthConfig, origin: string, body: unknown): string {
+  const type = (body as { error?: { type?: unknown } } | null)?.error?.type
+  const error = typeof type === "string" && /^\w{1,64}$/.test(type) ? type : "Configuration"
+  const page = error === "MissingCSRF" ? config.pages?.signIn : config.pages?.error
+  const fallback = `${basePathOf(config)}/${error === "MissingCSRF" ? "signin" : "error"}`
+  const url = new URL(page ?? fallback, origin)
+  url.searchParams.set("error", error)
+  return url.href
+}
+
+/** The URL a core call sends the browser to: its redirect, or the page for its failure. */
+function destination(
+  result: { status: number; body: unknown },
+  config: QwikAuthConfig,
+  origin: string,
+): string {
+  return redirectUrlOf(result) ?? failureUrl(config, origin, result.body)
 }
 
 /**
@@ -71,9 +95,9 @@ export async function signIn(
     query: isCredentials ? undefined : authorizationParams?.toString(),
     body,
   })
-  const url = redirectUrlOf(result)
-  if (url === null) coreFailure(event, result.status)
-  redirectTo(event, keepCallbackUrl(url, callbackUrl, config, event.url.origin))
+  const origin = event.url.origin
+  const url = keepCallbackUrl(destination(result, config, origin), callbackUrl, config, origin)
+  navigate(event, url, basePathOf(config))
 }
 
 export async function signOut(
@@ -86,10 +110,8 @@ export async function signOut(
     path: `${basePathOf(config)}/signout`,
     body: new URLSearchParams({ callbackUrl }),
   })
-  const url = redirectUrlOf(result)
-  if (url === null) coreFailure(event, result.status)
-  setSession(event, null)
-  redirectTo(event, url)
+  if (redirectUrlOf(result) !== null) setSession(event, null)
+  navigate(event, destination(result, config, event.url.origin), basePathOf(config))
 }
 
 /**
@@ -97,16 +119,22 @@ export async function signOut(
  * works from a plain form. The fresh session replaces the one loaded for this request.
  */
 export async function updateSession(
-  event: RequestEventCommon,
+  event: RequestEventAction,
   config: QwikAuthConfig,
   input: UpdateSessionInput,
-): Promise<Session | null> {
+) {
   const result = await callCore(event, config, {
     path: `${basePathOf(config)}/session`,
     body: { data: input.data },
   })
-  if (result.status !== 200) coreFailure(event, result.status)
+  if (result.status !== 200) {
+    // The core answers a failed update with `null` and has logged why; the page keeps its
+    // session and the action value says the update did not happen.
+    return event.fail(result.status === 403 ? 403 : 400, {
+      formErrors: ["The session could not be updated."],
+    })
+  }
   const session = (result.body as Session | null) ?? null
   setSession(event, session)
-  return session
+  return { session }
 }

@@ -7,7 +7,8 @@
 
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core"
+import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core/env"
+import { AuthError, InvalidConfiguration } from "@latchkey/core/errors"
 import { envKeys } from "./env.js"
 import { CONFIG_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
@@ -29,7 +30,8 @@ function withEnvDefaults(event: RequestEventCommon, user: QwikAuthConfig): QwikA
   const hit = memo.get(user)
   if (hit && sameValues(hit.values, values)) return hit.config
   const env = Object.fromEntries(keys.map((key, i) => [key, values[i]]))
-  const config = coreSetEnvDefaults(env, user)
+  // The core fills in place: a copy per set of env values keeps the user's object untouched.
+  const config = coreSetEnvDefaults(env, { ...user })
   memo.set(user, { values, config })
   return config
 }
@@ -41,10 +43,16 @@ function sameValues(a: readonly (string | undefined)[], b: readonly (string | un
 /** The config for this request: the QRL runs once, the result is reused by every handler. */
 export function resolveConfig<C extends QwikAuthConfig>(
   event: RequestEventCommon,
-  configQrl: QRL<QwikAuthConfigFn<C>>,
+  configQrl: QRL<QwikAuthConfigFn<C>> | undefined,
 ): Promise<QwikAuthConfig> {
   const parked = event.sharedMap.get(CONFIG_KEY) as Promise<QwikAuthConfig> | undefined
   if (parked) return parked
+  if (configQrl === undefined) {
+    // Only reachable if the module that calls `QwikAuth$` never ran on this server.
+    return Promise.reject(
+      new InvalidConfiguration([new AuthError("QwikAuth$() has not run on the server")]),
+    )
+  }
   const pending = Promise.resolve(configQrl(event)).then((user) => withEnvDefaults(event, user))
   event.sharedMap.set(CONFIG_KEY, pending)
   return pending

@@ -5,7 +5,8 @@
  */
 
 import type { EnvGetter } from "@builder.io/qwik-city/middleware/request-handler"
-import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core"
+// The dependency-free entry: this module is part of what the browser loads of the binding.
+import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core/env"
 import type { QwikAuthConfig } from "./types.js"
 
 /** `github` → `GITHUB`, `azure-ad` → `AZURE_AD`, as the core names provider variables. */
@@ -37,7 +38,8 @@ export function envKeys(config: QwikAuthConfig): readonly string[] {
   if (!config.secret || config.secret.length === 0) {
     list.push("AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3")
   }
-  if (config.trustHost === undefined) list.push("AUTH_TRUST_HOST")
+  // The core infers trustHost from these when AUTH_TRUST_HOST is unset.
+  if (config.trustHost === undefined) list.push("AUTH_TRUST_HOST", "VERCEL", "CF_PAGES", "NODE_ENV")
   if (config.redirectProxyUrl === undefined) list.push("AUTH_REDIRECT_PROXY_URL")
   for (const provider of config.providers) {
     const { id, type } = describeProvider(provider)
@@ -75,7 +77,7 @@ export function readAuthEnv(
 
 /**
  * Fill `secret`, `trustHost`, `basePath`, provider client ids/secrets… from Qwik's `env`, exactly
- * as the core does from `process.env`. Returns a new config; the argument is not modified, the
+ * as the core does from `process.env`: in place, and returns it (as Auth.js does). The
  * configured `basePath` is respected and `skipCSRFCheck` is never set.
  *
  * @public

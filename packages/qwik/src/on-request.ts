@@ -1,19 +1,36 @@
 /**
- * The plugin middleware. Requests for an auth action under `basePath` are answered by the core
- * `Auth()`; every other request gets its session into `sharedMap` through the fast path.
+ * The plugin middleware. Requests under `basePath` are answered by the core `Auth()` (an unknown
+ * action gets its typed 400, not the app's 404); every other request gets its session into
+ * `sharedMap` through the fast path.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { Auth, isAuthAction } from "@latchkey/core"
+import { Auth } from "@latchkey/core"
 import { basePathOf } from "./config.js"
 import { applySetCookieHeaders, withoutSetCookie } from "./cookies.js"
+import { isQDataRequest, isUnderBasePath } from "./redirect.js"
 import { loadSession } from "./session.js"
 import type { QwikAuthConfig } from "./types.js"
 
-/** Whether `pathname` is `<basePath>/<action>[/…]` for a real action (other paths stay the app's). */
-export function isAuthRequest(pathname: string, basePath: string): boolean {
-  if (!pathname.startsWith(`${basePath}/`)) return false
-  const action = pathname.slice(basePath.length + 1).split("/", 1)[0] ?? ""
-  return isAuthAction(action)
+/**
+ * Whether the core answers `pathname`: everything under `basePath` except the app's own pages
+ * configured in `pages` (an app moved from `@auth/qwik` may keep `pages.signIn: "/auth/login"`).
+ */
+export function isAuthRequest(pathname: string, config: QwikAuthConfig, origin: string): boolean {
+  if (!isUnderBasePath(pathname, basePathOf(config))) return false
+  for (const page of Object.values(config.pages ?? {})) {
+    if (typeof page === "string" && new URL(page, origin).pathname === pathname) return false
+  }
+  return true
+}
+
+/**
+ * Qwik City's client asks for `<page>/q-data.json` when it navigates without a page load (a
+ * `<Link>`, or a redirect it follows after an action). The core's pages are not Qwik pages, so
+ * the answer is "no data": its client then loads the page itself. Never a 4xx/5xx, which would
+ * leave the user on a page that shows nothing.
+ */
+function answerDataRequest(event: RequestEventCommon): never {
+  throw event.send(new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } }))
 }
 
 type RedirectCode = Parameters<RequestEventCommon["redirect"]>[0]
@@ -37,6 +54,9 @@ export async function handleRequest(
   event: RequestEventCommon,
   config: QwikAuthConfig,
 ): Promise<void> {
-  if (isAuthRequest(event.url.pathname, basePathOf(config))) await answerAuthRequest(event, config)
+  if (isAuthRequest(event.url.pathname, config, event.url.origin)) {
+    if (isQDataRequest(event)) answerDataRequest(event)
+    await answerAuthRequest(event, config)
+  }
   await loadSession(event, config)
 }

@@ -1,20 +1,40 @@
 /**
- * `QwikAuth$`: everything a `src/routes/plugin@auth.ts` exports. Each server body starts with
- * `if (!isServer)` so that, when an app bundles this library for the browser, the core and its
- * dependencies are dropped as dead code.
+ * `QwikAuth$`: everything a `src/routes/plugin@auth.ts` exports.
+ *
+ * This module is what the browser sees of the binding, so it imports nothing that runs on the
+ * server. Two rules keep the app's config (and the adapters, drivers and secrets it imports) out
+ * of the client build:
+ *
+ * - The loader and action bodies load `./server.js` with a dynamic import. Qwik's optimizer drops
+ *   `routeLoader$`/`globalAction$` bodies from client builds, and with them that import; under
+ *   Vite's dev server the browser never fetches a module it does not execute.
+ * - Those bodies do not capture `configQrl`. A stripped segment keeps its captures, which would
+ *   keep the app's config segment in the client build; instead they find the config through
+ *   `registered` (set on the server only) or the request's `sharedMap` (set by `onRequest`).
+ *   In a client build `configQrl` is then unused, and the bundler drops the app's `qrl(...)`
+ *   argument together with the chunk it points at.
  */
 // biome-ignore-all lint/correctness/useQwikLoaderLocation: a library defines loaders and actions for the app, which re-exports them from src/routes/plugin@auth.ts (route boundary)
-// biome-ignore-all lint/correctness/useQwikValidLexicalScope: onRequest is a server middleware, never serialized; the $ closures only capture the config QRL
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
 import { globalAction$, type RequestEventCommon, routeLoader$, zod$ } from "@builder.io/qwik-city"
-import { signIn, signOut, updateSession } from "./actions.js"
-import { type QwikAuthConfigFn, resolveConfig } from "./config.js"
-import { handleRequest } from "./on-request.js"
+import type { QwikAuthConfigFn } from "./config.js"
 import { signInSchema, signOutSchema, updateSessionSchema } from "./schemas.js"
-import { loadSession } from "./session.js"
-import { hasSession, readSessionFromMap } from "./shared-map.js"
 import type { QwikAuthConfig, SessionOf } from "./types.js"
+
+let serverModule: Promise<typeof import("./server.js")> | undefined
+
+/** The server half of the binding, loaded once, on first use. */
+function server(): Promise<typeof import("./server.js")> {
+  serverModule ??= import("./server.js")
+  return serverModule
+}
+
+/**
+ * The config QRL of the app's `QwikAuth$` call. One app has one `plugin@auth.ts`; this module
+ * runs its `QwikAuth$` call once per server process.
+ */
+const registered: { configQrl?: QRL<QwikAuthConfigFn> } = {}
 
 /**
  * The `Qrl` form of {@link QwikAuth$}.
@@ -22,44 +42,52 @@ import type { QwikAuthConfig, SessionOf } from "./types.js"
  * @public
  */
 export function QwikAuthQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) {
+  if (isServer) registered.configQrl = configQrl as QRL<QwikAuthConfigFn>
+
   /** The current session, or `null` when signed out. */
-  const useSession = routeLoader$(async (event): Promise<SessionOf<C> | null> => {
-    if (!isServer) return null
-    // Loaders also run when the app forgot to export `onRequest`: read the session lazily then.
-    if (!hasSession(event)) await loadSession(event, await resolveConfig(event, configQrl))
-    return readSessionFromMap(event) as SessionOf<C> | null
-  })
+  const useSession = routeLoader$(
+    async (event): Promise<SessionOf<C> | null> =>
+      (await server()).loadSessionValue(
+        event,
+        registered.configQrl,
+      ) as Promise<SessionOf<C> | null>,
+  )
 
-  /** Start a provider's flow (credentials: sign in directly), then redirect with 303. */
-  const useSignIn = globalAction$(async (input, event) => {
-    if (!isServer) return
-    await signIn(event, await resolveConfig(event, configQrl), input)
-  }, zod$(signInSchema))
+  /**
+   * Sign in: credentials directly, OAuth/OIDC and email through their flow. Ends in a
+   * navigation: to the provider, to `redirectTo`, or to the sign-in/error page with `?error=`.
+   */
+  const useSignIn = globalAction$(
+    async (input, event) => (await server()).signInAction(event, registered.configQrl, input),
+    zod$(signInSchema),
+  )
 
-  /** Clear the session, then redirect with 303 to `redirectTo` (default: the current page). */
-  const useSignOut = globalAction$(async (input, event) => {
-    if (!isServer) return
-    await signOut(event, await resolveConfig(event, configQrl), input)
-  }, zod$(signOutSchema))
+  /** Clear the session, then navigate to `redirectTo` (default: the current page). */
+  const useSignOut = globalAction$(
+    async (input, event) => (await server()).signOutAction(event, registered.configQrl, input),
+    zod$(signOutSchema),
+  )
 
   /** Run the session `update` trigger with `data`; returns the updated session. */
-  const useUpdateSession = globalAction$(async (input, event) => {
-    if (!isServer) return { session: null }
-    return { session: await updateSession(event, await resolveConfig(event, configQrl), input) }
-  }, zod$(updateSessionSchema))
+  const useUpdateSession = globalAction$(
+    async (input, event) =>
+      (await server()).updateSessionAction(event, registered.configQrl, input),
+    zod$(updateSessionSchema),
+  )
 
   /** Plugin middleware: auth endpoints under `basePath`, and the session for every other page. */
-  const onRequest = async (event: RequestEventCommon): Promise<void> => {
-    if (!isServer) return
-    await handleRequest(event, await resolveConfig(event, configQrl))
-  }
+  const onRequest = isServer
+    ? async (event: RequestEventCommon): Promise<void> =>
+        (await server()).handleRequest(event, configQrl as QRL<QwikAuthConfigFn>)
+    : async (): Promise<void> => {}
 
   return { onRequest, useSession, useSignIn, useSignOut, useUpdateSession }
 }
 
 /**
  * Set up Latchkey for a Qwik City app. `configFn` receives the request event and returns the
- * config; `basePath` defaults to `/auth`.
+ * config; `basePath` defaults to `/auth`. It runs on the server only, and neither it nor what it
+ * imports reaches the client build.
  *
  * ```ts
  * // src/routes/plugin@auth.ts
@@ -71,3 +99,20 @@ export function QwikAuthQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthCon
 export const QwikAuth$: <C extends QwikAuthConfig>(
   configFn: QwikAuthConfigFn<C>,
 ) => ReturnType<typeof QwikAuthQrl<C>> = /*#__PURE__*/ implicit$FirstArg(QwikAuthQrl)
+
+/**
+ * The `Qrl` form of {@link routeAuth$}.
+ *
+ * @public
+ */
+export const routeAuthQrl: typeof QwikAuthQrl = QwikAuthQrl
+
+/**
+ * {@link QwikAuth$} under a name Qwik's optimizer treats as server-only (like `routeLoader$`):
+ * the client build replaces `configFn` with an empty placeholder, so neither it nor anything it
+ * imports is written to the client build. With `QwikAuth$` the browser never loads the config
+ * either, but its code is still emitted as an unreferenced file among the client assets.
+ *
+ * @public
+ */
+export const routeAuth$: typeof QwikAuth$ = /*#__PURE__*/ implicit$FirstArg(routeAuthQrl)

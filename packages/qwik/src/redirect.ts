@@ -1,9 +1,19 @@
 /**
- * Redirect helpers. Qwik City turns a redirect into client navigation for JavaScript (q-data)
- * submissions only when `Location` is a path, so same-origin URLs are reduced to one. 303 makes
- * the browser follow a form POST with a GET; 301 (what `@auth/qwik` used) would be cached.
+ * How an action or an endpoint sends the browser on. Qwik City follows a redirect with client
+ * navigation only for its own routes: a `q-data.json` request (an action submitted with
+ * JavaScript, a `<Link>`) that is redirected to a same-origin path is answered with that path's
+ * `q-data.json`. Pages under `basePath` are not Qwik routes, and another origin (an OAuth
+ * provider) cannot be fetched at all, so those targets get a full page navigation instead.
+ * 303 makes the browser follow a form POST with a GET; 301 (what `@auth/qwik` used) is cached.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
+
+/** Qwik City's `sharedMap` flag for a `…/q-data.json` request (its client fetching data). */
+const QDATA_FLAG = "@isQData"
+
+export function isQDataRequest(event: RequestEventCommon): boolean {
+  return event.sharedMap.has(QDATA_FLAG)
+}
 
 /** `url` as a path when it is on the app's origin, else unchanged. */
 export function toLocation(url: string, origin: string): string {
@@ -17,6 +27,12 @@ export function toLocation(url: string, origin: string): string {
   return `${parsed.pathname}${parsed.search}${parsed.hash}`
 }
 
+/** Whether `path` is served by the core (under `basePath`) rather than by a Qwik City route. */
+export function isUnderBasePath(path: string, basePath: string): boolean {
+  const pathname = path.split(/[?#]/, 1)[0] ?? ""
+  return pathname === basePath || pathname.startsWith(`${basePath}/`)
+}
+
 /** The page the action was submitted from, without Qwik's `qaction`/`q-data.json` plumbing. */
 export function currentPage(event: RequestEventCommon): string {
   const url = new URL(event.url)
@@ -25,7 +41,15 @@ export function currentPage(event: RequestEventCommon): string {
   return `${pathname}${url.search}`
 }
 
-/** End the action with a 303 to `url` (same-origin URLs become paths). */
-export function redirectTo(event: RequestEventCommon, url: string): never {
-  throw event.redirect(303, toLocation(url, event.url.origin))
+/**
+ * End an action by sending the browser to `url`. App routes: a 303, which Qwik City turns into
+ * client navigation when JavaScript is on. Anything else, with JavaScript on: the `Location`
+ * header on Qwik City's data answer, which its client follows with `location.href` (a full
+ * navigation); the action then returns normally. Without JavaScript: a 303.
+ */
+export function navigate(event: RequestEventCommon, url: string, basePath: string): void {
+  const location = toLocation(url, event.url.origin)
+  const appRoute = location.startsWith("/") && !isUnderBasePath(location, basePath)
+  if (appRoute || !isQDataRequest(event)) throw event.redirect(303, location)
+  event.headers.set("Location", location)
 }

@@ -8,7 +8,7 @@ import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { getSession } from "@latchkey/core"
 import { applyResponseCookies } from "./cookies.js"
 import { setSession } from "./shared-map.js"
-import type { GetSessionResult, QwikAuthConfig } from "./types.js"
+import type { QwikAuthConfig } from "./types.js"
 
 const DEFAULT_SESSION_COOKIE = "authjs.session-token"
 
@@ -27,18 +27,6 @@ export function sessionCookieName(config: QwikAuthConfig): string {
  */
 export function mayHaveSession(request: Request, cookieName: string): boolean {
   return request.headers.get("cookie")?.includes(cookieName) ?? false
-}
-
-/**
- * Read the session of `request` with the core's fast path, for server code outside the plugin
- * (an endpoint, a `server$`). Pass a config that has its environment defaults
- * (`setEnvDefaults(event.env, config)`); write the returned cookies with `event.cookie`.
- *
- * @public
- */
-export async function getSessionData(request: Request, config: QwikAuthConfig): GetSessionResult {
-  const { session, cookies } = await getSession(request, config)
-  return { data: session, cookie: cookies }
 }
 
 /** Put this request's session into `sharedMap`, writing re-issued or cleared cookies. */

@@ -58,7 +58,13 @@ describe("envKeys", () => {
     expect(envKeys(credentialsOnly)).toEqual(["AUTH_URL", "AUTH_REDIRECT_PROXY_URL"])
     const withGitHub: QwikAuthConfig = { providers: [GitHub] }
     expect(envKeys(withGitHub)).toEqual(
-      expect.arrayContaining(["AUTH_SECRET", "AUTH_SECRET_3", "AUTH_TRUST_HOST", "AUTH_GITHUB_ID"]),
+      expect.arrayContaining([
+        "AUTH_SECRET",
+        "AUTH_SECRET_3",
+        "AUTH_TRUST_HOST",
+        "VERCEL",
+        "AUTH_GITHUB_ID",
+      ]),
     )
     expect(envKeys(withGitHub)).toContain("AUTH_GITHUB_SECRET")
   })
@@ -76,17 +82,26 @@ describe("envKeys", () => {
   })
 })
 
+const origin = "http://127.0.0.1:5173"
+
 describe("basePath", () => {
   it("is respected, with /auth as the default", () => {
     expect(basePathOf({ providers: [] })).toBe("/auth")
     expect(basePathOf({ providers: [], basePath: "/api/auth/" })).toBe("/api/auth")
-    expect(isAuthRequest("/api/auth/session", "/api/auth")).toBe(true)
-    expect(isAuthRequest("/auth/session", "/api/auth")).toBe(false)
-    expect(isAuthRequest("/api/authsession", "/api/auth")).toBe(false)
+    const api = { providers: [], basePath: "/api/auth" }
+    expect(isAuthRequest("/api/auth/session", api, origin)).toBe(true)
+    expect(isAuthRequest("/auth/session", api, origin)).toBe(false)
+    expect(isAuthRequest("/api/authsession", api, origin)).toBe(false)
   })
 
-  it("leaves the app's own pages under basePath alone", () => {
-    expect(isAuthRequest("/auth/signin/credentials", "/auth")).toBe(true)
-    expect(isAuthRequest("/auth/welcome", "/auth")).toBe(false)
+  it("owns every path under basePath, so an unknown action gets the core's typed 400", () => {
+    expect(isAuthRequest("/auth/signin/credentials", { providers: [] }, origin)).toBe(true)
+    expect(isAuthRequest("/auth/welcome", { providers: [] }, origin)).toBe(true)
+  })
+
+  it("leaves the app's own pages configured under basePath to the app", () => {
+    const config = { providers: [], pages: { signIn: "/auth/login", error: "/oops" } }
+    expect(isAuthRequest("/auth/login", config, origin)).toBe(false)
+    expect(isAuthRequest("/auth/signin", config, origin)).toBe(true)
   })
 })

@@ -1,6 +1,6 @@
-import { QwikAuth$ } from "@latchkey/qwik"
+import { routeAuth$ } from "@latchkey/qwik"
 import { authConfig } from "~/auth"
 
-export const { onRequest, useSession, useSignIn, useSignOut, useUpdateSession } = QwikAuth$(
+export const { onRequest, useSession, useSignIn, useSignOut, useUpdateSession } = routeAuth$(
   () => authConfig,
 )

@@ -4,21 +4,29 @@
  */
 import { AuthError, CallbackRouteError } from "../errors.js"
 import type { AuthConfig } from "../types.js"
-import { renderBuiltInErrorPage } from "./actions/pages.js"
 import { route } from "./actions/routes.js"
 import { type ResolvedConfig, resolveConfig } from "./config/resolve.js"
 import type { RequestContext } from "./context.js"
-import { pageUrl } from "./context.js"
+import { configErrorPage, isPageRequest } from "./http/config-error-page.js"
 import { errorOutcome } from "./http/error-outcome.js"
-import { json, type Outcome, redirect } from "./http/outcome.js"
+import { json, type Outcome } from "./http/outcome.js"
 import { parseCookieHeader, parseQuery, parseRoute, readBody } from "./http/parse-request.js"
 import { errorBody } from "./http/public-error.js"
 import { toResponse } from "./http/respond.js"
 import { resolveOrigin } from "./origin.js"
 
-const PAGE_ACTIONS = new Set(["signin", "signout", "error", "verify-request"])
-
 export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+  const response = await answer(request, config)
+  // HEAD is served wherever GET is (mail scanners probe links with it): same status and
+  // headers, never a body.
+  return request.method.toUpperCase() === "HEAD" ? withoutBody(response) : response
+}
+
+function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers })
+}
+
+async function answer(request: Request, config: AuthConfig): Promise<Response> {
   let resolved: ResolvedConfig | undefined
   try {
     resolved = resolveConfig(config)
@@ -59,6 +67,7 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
   const origin = resolveOrigin(request, config, url)
   if ("error" in origin) {
     logger.error(origin.error)
+    if (isPageRequest(target.action, method)) return untrustedHostPage(config, url, method)
     return bare(500, errorBody(origin.error))
   }
   logger.debug("request", { action: target.action, method, provider: target.providerId })
@@ -120,13 +129,23 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
  * the custom error page or the built-in one (500); everything else a 500 JSON body.
  */
 function configErrorOutcome(ctx: RequestContext): Outcome {
-  if (ctx.parsed.method === "GET" && PAGE_ACTIONS.has(ctx.action)) {
-    const custom = ctx.config.pages.error
-    const loop =
-      custom !== undefined && new URL(custom, ctx.origin).pathname === ctx.parsed.url.pathname
-    if (custom && !loop) return redirect(pageUrl(ctx, "error", { error: "Configuration" }))
-    const page = renderBuiltInErrorPage(ctx, "Configuration")
-    return { kind: "html", status: 500, html: page.html }
+  if (isPageRequest(ctx.action, ctx.parsed.method)) {
+    return configErrorPage(ctx.config, ctx.parsed.url, ctx.origin)
   }
   return json(errorBody(ctx.config.configError), 500)
+}
+
+/**
+ * The host is not trusted, so there is no origin to build URLs from: the page (or a redirect
+ * to `pages.error`) uses paths only, which the browser resolves against the URL it asked for.
+ */
+function untrustedHostPage(config: ResolvedConfig, url: URL, method: string): Response {
+  const outcome = configErrorPage(config, url, undefined)
+  if (outcome.kind === "redirect") {
+    return new Response(null, {
+      status: 302,
+      headers: { Location: outcome.url, "Cache-Control": "no-store" },
+    })
+  }
+  return toResponse(outcome, { method, origin: url.origin, returnRedirect: false, cookies: [] })
 }

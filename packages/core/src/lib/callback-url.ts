@@ -2,10 +2,14 @@
  * The post-sign-in/out destination: body `callbackUrl`, else query `callbackUrl`, else the
  * callback-url cookie (set during an OAuth or email round trip), passed through the
  * `redirect` callback. The cookie is written only when the request names a new destination,
- * not on every first visit as in Auth.js.
+ * not on every first visit as in Auth.js. A destination whose cookie would not fit in one
+ * `Set-Cookie` header (4096 bytes) falls back to the origin: never an oversized header.
  */
+
 import type { RequestContext } from "./context.js"
 import { addCookies } from "./context.js"
+import { serializeCookie } from "./cookies/serialize.js"
+import { MAX_SET_COOKIE_HEADER_BYTES } from "./cookies/session-store.js"
 import { toLocation } from "./redirect.js"
 
 export async function resolveCallbackUrl(ctx: RequestContext): Promise<string> {
@@ -16,10 +20,17 @@ export async function resolveCallbackUrl(ctx: RequestContext): Promise<string> {
   if (!candidate) return ctx.origin
 
   const chosen = await ctx.config.callbacks.redirect({ url: candidate, baseUrl: ctx.origin })
-  const url = toLocation(typeof chosen === "string" ? chosen : ctx.origin, ctx.origin)
-  if (fromRequest !== undefined && cookies[cookieName] !== url) {
-    addCookies(ctx, [{ name: cookieName, value: url, options: ctx.cookies.callbackUrl.options }])
+  let url = toLocation(typeof chosen === "string" ? chosen : ctx.origin, ctx.origin)
+  if (fromRequest === undefined) return url
+  let cookie = { name: cookieName, value: url, options: ctx.cookies.callbackUrl.options }
+  if (serializeCookie(cookie).length > MAX_SET_COOKIE_HEADER_BYTES) {
+    ctx.logger.debug("callbackUrl too long for its cookie: using the origin", {
+      length: url.length,
+    })
+    url = toLocation(ctx.origin, ctx.origin)
+    cookie = { ...cookie, value: url }
   }
+  if (cookies[cookieName] !== url) addCookies(ctx, [cookie])
   return url
 }
 

@@ -8,7 +8,7 @@ import type { AuthConfig, LoggerInstance, WarningCode } from "../types.js"
 
 export interface Logger {
   error(error: Error): void
-  warn(code: WarningCode): void
+  warn(code: WarningCode, detail?: string): void
   debug(message: string, metadata?: Record<string, unknown>): void
 }
 
@@ -18,8 +18,8 @@ const consoleLogger: LoggerInstance = {
     console.error(`[latchkey][error] ${type}: ${error.message}`)
     if (error.cause !== undefined) console.error("[latchkey][cause]", error.cause)
   },
-  warn(code) {
-    console.warn(`[latchkey][warn][${code}]`)
+  warn(code, detail) {
+    console.warn(detail ? `[latchkey][warn][${code}] ${detail}` : `[latchkey][warn][${code}]`)
   },
   debug(message, metadata) {
     console.debug(`[latchkey][debug] ${message}`, metadata ?? "")
@@ -39,9 +39,10 @@ export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): Logg
         error(e)
       } catch {}
     },
-    warn(code: WarningCode) {
+    warn(code: WarningCode, detail?: string) {
       try {
-        warn(code)
+        if (detail === undefined) warn(code)
+        else warn(code, detail)
       } catch {}
     },
     debug(message: string, metadata?: Record<string, unknown>) {

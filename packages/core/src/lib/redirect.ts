@@ -28,10 +28,18 @@ export function toLocation(target: string, baseUrl: string): string {
   try {
     const url = new URL(target, baseUrl)
     if ((url.protocol === "http:" || url.protocol === "https:") && !hasControlCharacter(url.href)) {
-      return url.href
+      return hrefOf(url)
     }
   } catch {}
-  return new URL(baseUrl).href
+  return hrefOf(new URL(baseUrl))
+}
+
+/**
+ * The origin alone is written `https://app.example`, as Auth.js writes it (its `baseUrl`) in the
+ * `{ url }` JSON and the callback-url cookie that apps compare against; any path keeps `href`.
+ */
+function hrefOf(url: URL): string {
+  return url.pathname === "/" && url.search === "" && url.hash === "" ? url.origin : url.href
 }
 
 function hasControlCharacter(text: string): boolean {

@@ -125,7 +125,7 @@ describe("completeSignIn with an adapter (OAuth linking rules)", () => {
     const unknown = await callback({ sub: "s2", email: "taken@example.com", verified: "unknown" })
     expect(unknown.res.headers.get("location")).toContain("error=OAuthAccountNotLinked")
     const { res } = await callback({ sub: "s2", email: "taken@example.com" })
-    expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
+    expect(res.headers.get("location")).toBe(ORIGIN)
     expect(
       (await adapter.getUserByAccount!({ provider: "fake", providerAccountId: "s2" }))!.id,
     ).toBe("u1")

@@ -17,11 +17,55 @@ function deepFreeze<T>(o: T): T {
 afterEach(() => vi.unstubAllEnvs())
 
 describe("setEnvDefaults", () => {
-  it("returns a new config and never mutates the caller's", () => {
-    const config = deepFreeze({ providers: [credentialsProvider()] }) as AuthConfig
-    const next = setEnvDefaults({ AUTH_SECRET: "s", AUTH_TRUST_HOST: "true" }, config)
-    expect(next).not.toBe(config)
-    expect(config).toEqual({ providers: [expect.anything()] })
+  it("fills the config in place and returns it, so Auth() sees the env values", async () => {
+    const config: AuthConfig = { providers: [credentialsProvider()] }
+    const returned = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }, config)
+    expect(returned).toBe(config)
+    expect(config).toMatchObject({ secret: [SECRET], trustHost: true })
+    // The Auth.js calling pattern: the return value ignored.
+    const res = await Auth(req("/auth/session"), config)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toBeNull()
+  })
+
+  it("changes nothing on a second call: set values win, providers keep their identity", () => {
+    const config: AuthConfig = { providers: [credentialsProvider()] }
+    setEnvDefaults({ AUTH_SECRET: "first", AUTH_URL: "https://a.example/auth" }, config)
+    const providers = config.providers
+    const snapshot = { ...config }
+    setEnvDefaults({ AUTH_SECRET: "second", AUTH_URL: "https://b.example/x" }, config)
+    expect(config).toEqual(snapshot)
+    expect(config.providers).toBe(providers)
+  })
+
+  it("never touches the caller's providers: a shallow copy keeps the original as it was", () => {
+    // What a binding that memoises per user config does: fill a copy per set of env values.
+    const github = { id: "github", name: "GitHub", type: "oauth" as const }
+    const user = deepFreeze({ providers: [github, credentialsProvider()] }) as AuthConfig
+    const a = setEnvDefaults({ AUTH_SECRET: "a", AUTH_GITHUB_ID: "ida" }, { ...user })
+    const b = setEnvDefaults({ AUTH_SECRET: "b", AUTH_GITHUB_ID: "idb" }, { ...user })
+    expect(a).toMatchObject({ secret: ["a"], providers: [{ clientId: "ida" }, {}] })
+    expect(b).toMatchObject({ secret: ["b"], providers: [{ clientId: "idb" }, {}] })
+    expect(user).toEqual({ providers: [github, expect.anything()] })
+    expect(github).not.toHaveProperty("clientId")
+    expect(resolveConfig(a).secret).toEqual(["a"])
+    expect(resolveConfig(b).secret).toEqual(["b"])
+  })
+
+  it.each([
+    [{ AUTH_URL: "https://app.example.com" }, true],
+    [{ VERCEL: "1" }, true],
+    [{ CF_PAGES: "1" }, true],
+    [{ NODE_ENV: "development" }, true],
+    [{ NODE_ENV: "production" }, undefined],
+    [{ NODE_ENV: "test" }, undefined],
+    [{ VERCEL: "0" }, undefined],
+    [{}, undefined],
+    [{ AUTH_TRUST_HOST: "false", VERCEL: "1" }, false],
+    [{ AUTH_TRUST_HOST: "false", AUTH_URL: "https://app.example.com" }, false],
+    [{ AUTH_TRUST_HOST: "maybe", NODE_ENV: "development" }, true],
+  ])("infers trustHost from %j → %s, as Auth.js does for hosts set safely", (env, expected) => {
+    expect(setEnvDefaults(env, { providers: [] }).trustHost).toBe(expected)
   })
 
   it("orders rotation secrets as Auth.js does: [S3, S2, S1, S]", () => {
@@ -168,6 +212,55 @@ describe("configuration check", () => {
     expect(
       rec.calls.filter((c) => c.level === "error" && c.args[0] instanceof InvalidConfiguration),
     ).toHaveLength(2)
+  })
+
+  it.each(["/auth/signin", "/auth/signout", "/auth/error", "/auth/verify-request"])(
+    "an untrusted host on the page %s renders the error page (500), not JSON",
+    async (path) => {
+      const config = makeConfig({ trustHost: false })
+      const page = await Auth(req(path), config)
+      expect(page.status).toBe(500)
+      expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+      expect(page.headers.get("x-frame-options")).toBe("DENY")
+      const html = await page.text()
+      expect(html).toContain("<title>Error</title>")
+      // No link is built from the untrusted Host header.
+      expect(html).not.toContain("app.example.com")
+      // API calls still answer JSON.
+      const api = await Auth(req("/auth/session"), config)
+      expect(api.headers.get("content-type")).toBe("application/json")
+    },
+  )
+
+  it("a config error on pages.error itself renders the page, also behind a proxy (AUTH_URL)", async () => {
+    const config = {
+      providers: [],
+      logger: recordingLogger().logger,
+      url: "https://public.example/auth",
+      pages: { error: "/auth/error" },
+    }
+    const res = await Auth(new Request("http://10.0.0.5:3000/auth/error"), config)
+    expect(res.status).toBe(500)
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    const other = await Auth(new Request("http://10.0.0.5:3000/auth/signin"), config)
+    expect(other.headers.get("location")).toBe(
+      "https://public.example/auth/error?error=Configuration",
+    )
+  })
+
+  it("an untrusted host on a page redirects to pages.error by path, without a loop", async () => {
+    const config = makeConfig({ trustHost: false, pages: { error: "/oops" } })
+    const res = await Auth(req("/auth/signin"), config)
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe("/oops?error=Configuration")
+    const absolute = makeConfig({ trustHost: false, pages: { error: "https://help.example/x" } })
+    expect((await Auth(req("/auth/signout"), absolute)).headers.get("location")).toBe(
+      "https://help.example/x?error=Configuration",
+    )
+    const loop = makeConfig({ trustHost: false, pages: { error: "/auth/error" } })
+    const page = await Auth(req("/auth/error"), loop)
+    expect(page.status).toBe(500)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
   })
 
   it("resolves once per config object; factories are called once; the config is not mutated", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { AccessDenied, CredentialsSignin } from "../../src/errors.js"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
@@ -7,6 +8,7 @@ import {
   Jar,
   makeConfig,
   ORIGIN,
+  recordingLogger,
   req,
   setCookies,
   signInWithCredentials,
@@ -95,6 +97,23 @@ describe("credentials sign-in", () => {
     expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
   })
 
+  it("with database sessions, a user unknown to the adapter is a logged error that says so", async () => {
+    const rec = recordingLogger()
+    const adapter = MemoryAdapter()
+    const config = makeConfig({ adapter, session: { strategy: "database" }, logger: rec.logger })
+    const { res, jar } = await signInWithCredentials(Auth, config)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(jar.get("authjs.session-token")).toBeUndefined()
+    const logged = rec.calls.find((c) => c.level === "error")?.args[0] as Error
+    expect(logged.name).toBe("CallbackRouteError")
+    expect(logged.message).toContain("not in the adapter's users table")
+
+    // The same sign-in works once the user is the adapter's.
+    await adapter.createUser!({ ...alice, emailVerified: null })
+    const again = await signInWithCredentials(Auth, config)
+    expect(again.jar.get("authjs.session-token")).toBeDefined()
+  })
+
   it("works with any id for a credentials-type provider", async () => {
     const config = makeConfig({ providers: [Credentials({ id: "otp", authorize: () => alice })] })
     const res = await Auth(req("/auth/callback/otp", { form: {} }), config)
@@ -142,7 +161,7 @@ describe("credentials sign-in", () => {
       expect(res.headers.get("location")).toBe(`${ORIGIN}/onboarding`)
       expect(jar.get("authjs.session-token")).toBeUndefined()
       const { res: evil } = await run(() => "https://evil.com/")
-      expect(evil.headers.get("location")).toBe(`${ORIGIN}/`)
+      expect(evil.headers.get("location")).toBe(ORIGIN)
     })
     it("a throw → AccessDenied carrying the original message", async () => {
       const errors: Error[] = []

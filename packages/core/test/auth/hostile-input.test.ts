@@ -4,7 +4,7 @@ import { InvalidRequest } from "../../src/errors.js"
 import { Auth } from "../../src/index.js"
 import { parseCookieHeader } from "../../src/lib/cookies/serialize.js"
 import { MAX_BODY_BYTES, parseForm, parseJsonObject } from "../../src/lib/http/parse-request.js"
-import { makeConfig, ORIGIN, req } from "./helpers.js"
+import { makeConfig, ORIGIN, req, setCookies } from "./helpers.js"
 
 async function typeOf(res: Response) {
   return ((await res.json()) as { error: { type: string } }).error.type
@@ -150,6 +150,31 @@ describe("hostile input", () => {
         const parsed = parseCookieHeader(header)
         for (const [k, v] of Object.entries(cookies)) expect(parsed[k]).toBe(v)
       }),
+    )
+  })
+
+  it("an over-long callbackUrl falls back to the origin: no Set-Cookie over 4096 bytes", async () => {
+    const long = `/${"a".repeat(10_000)}`
+    const requests = [
+      req(`/auth/signin?callbackUrl=${long}`),
+      req(`/auth/signout?callbackUrl=${encodeURIComponent(`${ORIGIN}${long}`)}`),
+      req("/auth/signin?callbackUrl=/%E2%82%AC".concat("%E2%82%AC".repeat(1500))),
+    ]
+    for (const request of requests) {
+      const res = await Auth(request, config)
+      expect(res.status).toBe(200)
+      for (const header of res.headers.getSetCookie()) {
+        expect(new TextEncoder().encode(header).length).toBeLessThanOrEqual(4096)
+      }
+      const cookie = setCookies(res).find((c) => c.name === "authjs.callback-url")
+      expect(cookie?.value).toBe(ORIGIN)
+      expect(await res.text()).not.toContain("aaaaaaaaaa")
+    }
+    // A long destination that fits is kept.
+    const fits = `/${"b".repeat(3000)}`
+    const kept = await Auth(req(`/auth/signin?callbackUrl=${fits}`), config)
+    expect(setCookies(kept).find((c) => c.name === "authjs.callback-url")?.value).toBe(
+      `${ORIGIN}${fits}`,
     )
   })
 })

@@ -1,3 +1,4 @@
+import { inspect } from "node:util"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { EventError } from "../../src/errors.js"
@@ -16,6 +17,29 @@ import {
 afterEach(() => vi.restoreAllMocks())
 
 describe("logging", () => {
+  it("an adapter failure logs the method and code only: no cause, no value the driver quoted", async () => {
+    const rec = recordingLogger()
+    const token = "raw-session-token-quoted-by-the-driver"
+    const driverError = Object.assign(new Error(`Key ("sessionToken")=(${token}) already exists`), {
+      code: "23505",
+      params: [token],
+    })
+    const adapter = {
+      ...MemoryAdapter(),
+      getSessionAndUser: async () => {
+        throw driverError
+      },
+    }
+    const config = makeConfig({ logger: rec.logger, adapter, session: { strategy: "database" } })
+    await Auth(
+      req("/auth/session", { headers: { cookie: `authjs.session-token=${token}` } }),
+      config,
+    )
+    const logged = inspect(rec.calls, { depth: 20, showHidden: true })
+    expect(logged).toContain("The adapter's getSessionAndUser() failed: error 23505")
+    expect(logged).not.toContain(token)
+  })
+
   it.each(["jwt", "database"] as const)(
     "no secret, token, cookie value or CSRF token reaches any log call (%s)",
     async (strategy) => {
@@ -119,7 +143,7 @@ describe("events", () => {
     })
     const { res, jar } = await signInWithCredentials(Auth, config)
     expect(res.status).toBe(303)
-    expect(res.headers.get("location")).toBe("http://app.example.com/")
+    expect(res.headers.get("location")).toBe("http://app.example.com")
     expect(jar.get("authjs.session-token")).toBeDefined()
     expect(rec.calls.some((c) => c.level === "error" && c.args[0] instanceof EventError)).toBe(true)
   })

@@ -124,7 +124,7 @@ describe("origin resolution", () => {
       undefined,
       "http://evil.test",
     )
-    expect(res.headers.get("location")).toBe("https://app.example.com/")
+    expect(res.headers.get("location")).toBe("https://app.example.com")
     expect(setCookies(res).map((c) => c.name)).toContain("__Secure-authjs.session-token")
   })
 

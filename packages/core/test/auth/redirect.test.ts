@@ -2,7 +2,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { defaultRedirect, toLocation } from "../../src/lib/redirect.js"
-import { makeConfig, ORIGIN, req } from "./helpers.js"
+import { makeConfig, ORIGIN, req, setCookies } from "./helpers.js"
 
 const baseUrl = "https://app.example.com"
 
@@ -127,7 +127,7 @@ describe("redirect", () => {
       req("/auth/callback/credentials", { form: { username: "alice", password: "wonderland" } }),
       config,
     )
-    expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
+    expect(res.headers.get("location")).toBe(ORIGIN)
   })
 
   it("accepts unicode callback URLs", async () => {
@@ -138,5 +138,30 @@ describe("redirect", () => {
       makeConfig(),
     )
     expect(res.headers.get("location")).toBe(`${ORIGIN}/caf%C3%A9?q=%E6%97%A5%E6%9C%AC`)
+  })
+
+  it("writes the bare origin as Auth.js does (no trailing slash) in { url } and the callback-url cookie", async () => {
+    const config = makeConfig()
+    const signOut = await Auth(
+      req("/auth/signout", {
+        form: { callbackUrl: `${ORIGIN}/` },
+        headers: { "x-auth-return-redirect": "1" },
+      }),
+      config,
+    )
+    expect(await signOut.json()).toEqual({ url: ORIGIN })
+
+    const page = await Auth(req(`/auth/signin?callbackUrl=${encodeURIComponent("/")}`), config)
+    const cookie = setCookies(page).find((c) => c.name === "authjs.callback-url")
+    expect(cookie?.value).toBe(ORIGIN)
+
+    const withPath = await Auth(
+      req("/auth/signout", {
+        form: { callbackUrl: "/dashboard?tab=1" },
+        headers: { "x-auth-return-redirect": "1" },
+      }),
+      config,
+    )
+    expect(await withPath.json()).toEqual({ url: `${ORIGIN}/dashboard?tab=1` })
   })
 })

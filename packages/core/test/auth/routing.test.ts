@@ -67,18 +67,45 @@ describe("routing", () => {
   })
 
   it.each([
-    ["PUT", "/auth/session", "GET, POST"],
-    ["DELETE", "/auth/signout", "GET, POST"],
-    ["POST", "/auth/csrf", "GET"],
-    ["POST", "/auth/providers", "GET"],
-    ["POST", "/auth/error", "GET"],
-    ["POST", "/auth/verify-request", "GET"],
-    ["PATCH", "/auth/callback/credentials", "GET, POST"],
+    ["PUT", "/auth/session", "GET, HEAD, POST"],
+    ["DELETE", "/auth/signout", "GET, HEAD, POST"],
+    ["POST", "/auth/csrf", "GET, HEAD"],
+    ["POST", "/auth/providers", "GET, HEAD"],
+    ["POST", "/auth/error", "GET, HEAD"],
+    ["POST", "/auth/verify-request", "GET, HEAD"],
+    ["PATCH", "/auth/callback/credentials", "GET, HEAD, POST"],
   ])("answers 405 MethodNotAllowed for %s %s", async (method, path, allow) => {
     const res = await Auth(req(path, { method }), config)
     expect(res.status).toBe(405)
     expect(res.headers.get("allow")).toBe(allow)
     expect((await errorOf(res)).type).toBe("MethodNotAllowed")
+  })
+
+  it.each([
+    "/auth/providers",
+    "/auth/session",
+    "/auth/csrf",
+    "/auth/signin",
+    "/auth/signout",
+    "/auth/error?error=Configuration",
+    "/auth/verify-request",
+    "/auth/nope",
+    "/auth/callback/credentials",
+  ])("answers HEAD %s as GET would: same status and headers, no body", async (path) => {
+    const get = await Auth(req(path), config)
+    const head = await Auth(req(path, { method: "HEAD" }), config)
+    expect(head.status).toBe(get.status)
+    const names = (res: Response) => [...res.headers.keys()].sort()
+    expect(names(head)).toEqual(names(get))
+    for (const [name, value] of get.headers) {
+      // CSRF tokens are fresh per request; everything else is identical.
+      if (name !== "set-cookie") expect(head.headers.get(name), name).toBe(value)
+    }
+    expect(head.headers.getSetCookie().map((c) => c.split("=")[0])).toEqual(
+      get.headers.getSetCookie().map((c) => c.split("=")[0]),
+    )
+    expect(await head.text()).toBe("")
+    if (get.status === 200) expect((await get.text()).length).toBeGreaterThan(0)
   })
 
   it("refuses GET on a credentials callback and on signin/<provider> with 405", async () => {

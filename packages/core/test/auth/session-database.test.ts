@@ -48,6 +48,28 @@ describe("database sessions", () => {
     )
   })
 
+  it("never hands the session callback the token: a callback that spreads its input leaks nothing", async () => {
+    const seen: unknown[] = []
+    const { config } = await setup({
+      callbacks: {
+        // The demo's old callback, and Auth.js examples: return what you were given, enriched.
+        session: (params) => {
+          seen.push(params)
+          return { ...params.session, extra: true } as never
+        },
+      },
+    })
+    const { jar } = await signInWithCredentials(Auth, config)
+    const token = jar.get(NAME)!
+    const res = await Auth(req("/auth/session", { jar }), config)
+    const body = await res.text()
+    expect(body).toContain('"extra":true')
+    expect(body).not.toContain(token)
+    expect(JSON.stringify(seen)).not.toContain(token)
+    const viaGetSession = await getSession(req("/auth/session", { jar }), config)
+    expect(JSON.stringify(viaGetSession.session)).not.toContain(token)
+  })
+
   it("reads with one getSessionAndUser and writes nothing inside updateAge", async () => {
     const { config, calls } = await setup()
     const { jar } = await signInWithCredentials(Auth, config)

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth, getSession } from "../../src/index.js"
 import { decode, encode, type JWTDecodeParams } from "../../src/jwt.js"
 import { MAX_SET_COOKIE_HEADER_BYTES } from "../../src/lib/cookies/session-store.js"
+import { sealWithHeader } from "../jwt/helpers.js"
 import {
   Jar,
   makeConfig,
@@ -27,6 +28,24 @@ describe("JWT sessions", () => {
     const token = await decode({ token: jar.get(NAME)!, secret: SECRET, salt: NAME })
     expect(token).toMatchObject({ name: "Alice", email: "alice@example.com", sub: "user-alice" })
     expect(token!.exp! - token!.iat!).toBe(30 * 24 * 3600)
+  })
+
+  it("never hands the session callback the cookie's token: spreading its input leaks nothing", async () => {
+    const seen: unknown[] = []
+    const config = makeConfig({
+      callbacks: {
+        session: (params) => {
+          seen.push(params)
+          return { ...params.session, claims: params.token } as never
+        },
+      },
+    })
+    const { jar } = await signInWithCredentials(Auth, config)
+    const token = jar.get(NAME)!
+    const body = await (await Auth(req("/auth/session", { jar }), config)).text()
+    expect(body).toContain('"claims"')
+    expect(body).not.toContain(token)
+    expect(JSON.stringify(seen)).not.toContain(token)
   })
 
   it("GET /session returns the default session shape with no-cache headers", async () => {
@@ -143,6 +162,48 @@ describe("JWT sessions", () => {
     expect(((await res.json()) as { user: { name: string } }).user.name).toBe("Old")
     const fresh = setCookies(res).find((c) => c.name === NAME)!.value
     expect(await decode({ token: fresh, secret: SECRET, salt: NAME })).not.toBeNull()
+  })
+
+  it("re-issues a token of an older secret on its first read, inside updateAge", async () => {
+    const older = "older-secret-older-secret-older-secret"
+    const token = await encode({ token: { name: "Old" }, secret: older, salt: NAME })
+    const rec = recordingLogger()
+    const config = makeConfig({ secret: [SECRET, older], logger: { ...rec.logger } })
+    const first = await Auth(
+      req("/auth/session", { headers: { cookie: `${NAME}=${token}` } }),
+      config,
+    )
+    expect(((await first.json()) as { user: { name: string } }).user.name).toBe("Old")
+    const fresh = setCookies(first).find((c) => c.name === NAME)?.value
+    expect(fresh).toBeDefined()
+    // Readable once the old secret is dropped: the rotation is complete for this user.
+    expect(await decode({ token: fresh!, secret: SECRET, salt: NAME })).toMatchObject({
+      name: "Old",
+    })
+    // The re-issued token is current: the next read inside updateAge sets nothing.
+    const second = await Auth(
+      req("/auth/session", { headers: { cookie: `${NAME}=${fresh}` } }),
+      config,
+    )
+    expect(second.headers.getSetCookie()).toEqual([])
+  })
+
+  it("re-issues a kid-less token of an older secret, and leaves a kid-less current one", async () => {
+    const older = "older-secret-older-secret-older-secret"
+    const now = Math.floor(Date.now() / 1000)
+    const withoutKid = (secret: string) =>
+      sealWithHeader({ name: "K", iat: now, exp: now + 3600 }, {}, secret, NAME)
+    const config = makeConfig({ secret: [SECRET, older] })
+    const stale = await Auth(
+      req("/auth/session", { headers: { cookie: `${NAME}=${await withoutKid(older)}` } }),
+      config,
+    )
+    expect(setCookies(stale).map((c) => c.name)).toEqual([NAME])
+    const current = await Auth(
+      req("/auth/session", { headers: { cookie: `${NAME}=${await withoutKid(SECRET)}` } }),
+      config,
+    )
+    expect(current.headers.getSetCookie()).toEqual([])
   })
 
   it("chunks a large token so every Set-Cookie header is at most 4096 bytes, and reads it back", async () => {

@@ -5,6 +5,7 @@ import {
   defaultRateLimitStore,
   hitAddressLimit,
   hitIpLimit,
+  mailboxOf,
 } from "../../src/lib/rate-limit/email-limits.js"
 import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
 
@@ -71,6 +72,16 @@ describe("email sending limits", () => {
     for (let i = 0; i < 20; i++)
       expect((await hitIpLimit({ store }, "192.0.2.1")).allowed).toBe(true)
     expect(await hitIpLimit({ store }, "192.0.2.1")).toMatchObject({ allowed: false, scope: "ip" })
+  })
+
+  it.each([
+    ["carol+news@example.com", "carol@example.com"],
+    ["Carol+A+B@Example.COM", "carol@example.com"],
+    ["ｃａｒｏｌ@example.com", "carol@example.com"],
+    ["+only@example.com", "+only@example.com"],
+    ["plain@example.com", "plain@example.com"],
+  ])("keys the address limit on the mailbox: %s → %s", (address, mailbox) => {
+    expect(mailboxOf(address)).toBe(mailbox)
   })
 
   it("keeps IP and address counters apart even for equal strings", async () => {

@@ -212,6 +212,31 @@ describe("Nodemailer over real SMTP", () => {
     await expect(failure).rejects.toMatchObject({ details: { reason: "transport" } })
   })
 
+  it("counts the per-address limit per mailbox: +tags share one counter, mail goes to the address given", async () => {
+    const provider = smtpProvider()
+    const adapter = MemoryAdapter()
+    const statuses = []
+    for (let i = 0; i < 12; i++) {
+      const r = await requestEmailSignIn(
+        requestParams(provider, adapter, { email: `carol+${i}@example.com`, ip: `192.0.2.${i}` }),
+      )
+      statuses.push(r.kind === "verify-request" ? r.status : r.kind)
+    }
+    expect(statuses).toEqual([...Array(5).fill("sent"), ...Array(7).fill("address-rate-limited")])
+    expect(received.map((m) => m.to)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => [`carol+${i}@example.com`]),
+    )
+    // Case and the untagged spelling are the same mailbox too; another mailbox is not.
+    const plain = await requestEmailSignIn(
+      requestParams(provider, adapter, { email: "Carol@Example.com", ip: "192.0.2.99" }),
+    )
+    expect(plain).toMatchObject({ status: "address-rate-limited" })
+    const dave = await requestEmailSignIn(
+      requestParams(provider, adapter, { email: "dave+1@example.com", ip: "192.0.2.98" }),
+    )
+    expect(dave).toMatchObject({ status: "sent" })
+  })
+
   it("rate-limits per address (silently) and per IP (RateLimited)", async () => {
     const provider = smtpProvider({
       rateLimit: {

@@ -1,8 +1,9 @@
+import { compactDecrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { InvalidParameter, MissingSecret } from "../../src/errors.js"
 import { decode, encode } from "../../src/jwt.js"
 import { jwe } from "../../src/lib/token/jwe-node.js"
-import { decodeHeader, SALT, SECRET, withHeader } from "./helpers.js"
+import { decodeHeader, deriveKey, SALT, SECRET, sealWithHeader, withHeader } from "./helpers.js"
 
 afterEach(() => {
   vi.useRealTimers()
@@ -46,11 +47,18 @@ describe("encode", () => {
     expect(await decode({ token, secret: SECRET, salt: SALT })).toBeNull()
   })
 
+  it("accepts a negative maxAge and mints an already-expired token, as Auth.js does", async () => {
+    const token = await encode({ token: { sub: "1" }, secret: SECRET, salt: SALT, maxAge: -3600 })
+    expect(await decode({ token, secret: SECRET, salt: SALT })).toBeNull()
+    const { plaintext } = await compactDecrypt(token, await deriveKey(SECRET, SALT))
+    const payload = JSON.parse(new TextDecoder().decode(plaintext)) as { iat: number; exp: number }
+    expect(payload.exp - payload.iat).toBe(-3600)
+  })
+
   it("rejects bad parameters with a typed error naming the parameter", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ secret: SECRET, salt: 42 }, "salt"],
       [{ secret: SECRET, salt: undefined }, "salt"],
-      [{ secret: SECRET, salt: SALT, maxAge: -1 }, "maxAge"],
       [{ secret: SECRET, salt: SALT, maxAge: Number.NaN }, "maxAge"],
       [{ secret: SECRET, salt: SALT, maxAge: Number.POSITIVE_INFINITY }, "maxAge"],
       [{ secret: SECRET, salt: SALT, maxAge: "60" }, "maxAge"],
@@ -109,6 +117,21 @@ describe("decode", () => {
         null,
       )
     }
+  })
+
+  it.each([
+    ["jwk", { kty: "oct", k: "AAAA" }],
+    ["jku", "https://attacker.example/keys"],
+    ["x5u", "https://attacker.example/cert"],
+    ["x5c", ["MIIB"]],
+    ["x5t", "AAAA"],
+    ["x5t#S256", "AAAA"],
+  ])("refuses a correctly sealed token whose header carries %s", async (name, value) => {
+    const claims = { sub: "1", exp: Math.floor(Date.now() / 1000) + 60 }
+    const plain = await sealWithHeader(claims, {})
+    expect(await decode({ token: plain, secret: SECRET, salt: SALT })).toMatchObject({ sub: "1" })
+    const token = await sealWithHeader(claims, { [name]: value })
+    expect(await decode({ token, secret: SECRET, salt: SALT })).toBeNull()
   })
 
   it("returns null for a wrong secret, a rotated-out secret or a wrong salt", async () => {

@@ -24,7 +24,7 @@ describe("sign-out page", () => {
 
   it("asks for confirmation and posts to actionUrl with CSRF and callback", () => {
     expect(page.status).toBe(200)
-    expect(page.html).toContain("<title>Sign out</title>")
+    expect(page.html).toContain("<title>Sign Out</title>")
     expect(textOf(page.html)).toContain("Are you sure you want to sign out?")
     const [form] = forms(page.html)
     expect(form).toMatchObject({ action: "https://app.example.com/auth/signout", method: "post" })
@@ -123,7 +123,7 @@ describe("verify-request page", () => {
   it("says to check the inbox and links home", () => {
     const page = renderVerifyRequestPage({ homeUrl, theme: {} })
     expect(page.status).toBe(200)
-    expect(page.html).toContain("<title>Check your email</title>")
+    expect(page.html).toContain("<title>Verify Request</title>")
     expect(textOf(page.html)).toContain("Check your email")
     expect(textOf(page.html)).toContain("A sign in link has been sent to your email address.")
     expect(links(page.html)).toEqual([homeUrl])

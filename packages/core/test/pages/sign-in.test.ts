@@ -19,7 +19,7 @@ describe("sign-in page", () => {
     expect(status).toBe(200)
     expect(html).toMatch(/^<!DOCTYPE html>\s*<html lang="en">/)
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">')
-    expect(html).toContain("<title>Sign in</title>")
+    expect(html).toContain("<title>Sign In</title>")
     expect(html).not.toMatch(/<script|<link|<iframe/i)
     assertInert(html)
   })

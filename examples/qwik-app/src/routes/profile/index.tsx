@@ -17,8 +17,11 @@ export default component$(() => {
       <p class="eyebrow">Session update</p>
       <h1>Your nickname</h1>
       <p>
-        The nickname is a custom field of the session. Saving it runs the <code>update</code>{" "}
-        trigger of the <code>jwt</code> callback and re-issues the session cookie.
+        The nickname is a custom field of the session. This demo keeps database sessions: the cookie
+        holds only an opaque token, and the session is a row in PGlite. Saving posts the form to the
+        session <code>update</code> trigger, so the <code>session</code> callback receives{" "}
+        <code>trigger: "update"</code> with the new nickname, stores it with your user, and returns
+        it on every session read. The cookie itself does not change.
       </p>
       <p>
         Current nickname: <strong data-testid="current-nickname">{session.value?.nickname}</strong>

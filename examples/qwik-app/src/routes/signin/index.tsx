@@ -101,7 +101,7 @@ export default component$(() => {
           <p class="divider">or</p>
           {oauth.value.map((p) => (
             // A full-page POST: the provider's authorization page is on another origin.
-            <Form key={p.id} action={signIn} reloadDocument data-testid={`oauth-${p.id}`}>
+            <Form key={p.id} action={signIn} data-testid={`oauth-${p.id}`}>
               <input type="hidden" name="providerId" value={p.id} />
               <input type="hidden" name="options.redirectTo" value={callbackUrl} />
               <button type="submit" class="button ghost wide">

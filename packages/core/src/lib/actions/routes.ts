@@ -1,4 +1,7 @@
-/** Which handler serves which action and method. Anything not listed is a 405. */
+/**
+ * Which handler serves which action and method. `HEAD` is served wherever `GET` is, by the same
+ * handler (the response drops the body). Anything else not listed is a 405.
+ */
 import { MethodNotAllowed } from "../../errors.js"
 import type { RequestContext } from "../context.js"
 import type { AuthAction } from "../http/actions.js"
@@ -30,9 +33,12 @@ export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
 /** The handler, or a `MethodNotAllowed` carrying the `Allow` header value. */
 export function route(action: AuthAction, method: string): Handler | MethodNotAllowed {
   const handlers = routes[action]
-  const handler = method === "GET" || method === "POST" ? handlers[method] : undefined
+  const served = method === "HEAD" ? "GET" : method
+  const handler = served === "GET" || served === "POST" ? handlers[served] : undefined
   if (handler) return handler
-  const allow = Object.keys(handlers).join(", ")
+  const allow = Object.keys(handlers)
+    .flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m]))
+    .join(", ")
   return new MethodNotAllowed(`${action} accepts ${allow}, not ${method.slice(0, 16)}`, {
     details: { allow },
   })

@@ -16,7 +16,7 @@ import {
 } from "../../errors.js"
 import type { ProviderConfig } from "../../providers/index.js"
 import type { AuthConfig, WarningCode } from "../../types.js"
-import type { EnvObject } from "./env.js"
+import { type EnvObject, envKey } from "./env.js"
 
 /** 256 bits: the floor for secrets that key the session encryption (ASVS 11.2.3). */
 export const MIN_SECRET_BYTES = 32
@@ -53,15 +53,21 @@ const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUs
 
 const encoder = new TextEncoder()
 
+/** A warning for the log: its code, and for some what to change. */
+export interface ConfigWarning {
+  code: WarningCode
+  detail?: string
+}
+
 export function assertConfig(
   config: AuthConfig,
   input: AssertInput,
-): { problems: AuthError[]; warnings: WarningCode[] } {
+): { problems: AuthError[]; warnings: ConfigWarning[] } {
   const problems: AuthError[] = []
-  const warnings: WarningCode[] = []
+  const warnings: ConfigWarning[] = []
   const production = input.env.NODE_ENV === "production"
 
-  if (config.debug) warnings.push("debug-enabled")
+  if (config.debug) warnings.push({ code: "debug-enabled" })
 
   if (!Array.isArray(config.providers)) {
     problems.push(new InvalidParameter("providers", "must be an array of providers"))
@@ -82,7 +88,7 @@ export function assertConfig(
         ),
       )
     } else {
-      warnings.push("secret-weak")
+      warnings.push({ code: "secret-weak" })
     }
   }
 
@@ -152,7 +158,7 @@ function checkProviders(
   config: AuthConfig,
   input: AssertInput,
   problems: AuthError[],
-  warnings: WarningCode[],
+  warnings: ConfigWarning[],
 ): void {
   const seen = new Set<string>()
   for (const provider of input.providers) {
@@ -184,6 +190,8 @@ function checkProviders(
       case "oauth":
       case "oidc": {
         const p = provider as Record<string, unknown>
+        const unusable = missingClientCredentials(p)
+        if (unusable) warnings.push({ code: "provider-unusable", detail: unusable })
         const hasIssuer = typeof p.issuer === "string" || typeof p.wellKnown === "string"
         if (!hasIssuer) {
           for (const endpoint of ["authorization", "token", "userinfo"] as const) {
@@ -218,7 +226,7 @@ function checkProviders(
         )
     }
   }
-  if (config.experimental?.enableWebAuthn === true) warnings.push("experimental-webauthn")
+  if (config.experimental?.enableWebAuthn === true) warnings.push({ code: "experimental-webauthn" })
 }
 
 function hasUrl(value: unknown): boolean {
@@ -265,4 +273,24 @@ function checkAdapter(
   if (missing.length > 0) {
     problems.push(new MissingAdapterMethods(`The adapter lacks: ${missing.sort().join(", ")}`))
   }
+}
+
+/**
+ * What an OAuth/OIDC provider lacks to sign anyone in, naming the variables to set, or
+ * `undefined`. Only this provider's sign-in fails (`InvalidProvider`), so the app starts and the
+ * log says why at once rather than on the first click.
+ */
+function missingClientCredentials(p: Record<string, unknown>): string | undefined {
+  const key = `AUTH_${envKey(String(p.id))}`
+  const isPublicClient =
+    (p.client as { token_endpoint_auth_method?: unknown } | undefined)
+      ?.token_endpoint_auth_method === "none"
+  const missing = [
+    ...(typeof p.clientId === "string" && p.clientId !== "" ? [] : [`${key}_ID`]),
+    ...(isPublicClient || (typeof p.clientSecret === "string" && p.clientSecret !== "")
+      ? []
+      : [`${key}_SECRET`]),
+  ]
+  if (missing.length === 0) return undefined
+  return `Provider "${String(p.id)}" cannot sign anyone in: set ${missing.join(" and ")} (or clientId/clientSecret in its options)`
 }

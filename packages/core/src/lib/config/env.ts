@@ -1,6 +1,10 @@
 /**
- * Environment → configuration defaults, for framework bindings. Returns a new config and never
- * touches the caller's object (Auth.js mutates it in place).
+ * Environment → configuration defaults, for apps and framework bindings. Like Auth.js,
+ * `setEnvDefaults(env, config)` fills `config` in place (and returns it), so the usual
+ * `setEnvDefaults(process.env, config); Auth(request, config)` works. Only top-level fields are
+ * assigned: the caller's `providers` array and provider objects are never modified (a new array
+ * replaces it when a provider gains a value), so a shallow copy of a config is enough to keep
+ * the original as it was.
  */
 import type { ProviderConfig } from "../../providers/index.js"
 import type { AuthConfig } from "../../types.js"
@@ -26,7 +30,8 @@ export function readProcessEnv(): EnvObject {
 }
 
 /**
- * Fill what the config leaves unset from `env`:
+ * Fill what the config leaves unset from `env`, in place; returns `config`. Values already set
+ * (by the app or an earlier call) win, so calling it again on every request changes nothing.
  *
  * - `secret` (only when the config has none): `AUTH_SECRET` plus rotation secrets
  *   `AUTH_SECRET_1..3`, in the order Auth.js uses: `[AUTH_SECRET_3, AUTH_SECRET_2,
@@ -34,42 +39,65 @@ export function readProcessEnv(): EnvObject {
  *   the new secret in the next free `AUTH_SECRET_<n>` (higher n = newer) and drop the oldest
  *   once every session issued with it has expired.
  * - `url` ← `AUTH_URL`; `basePath` ← its path when the config sets none and the path is not `/`.
- * - `trustHost` ← `AUTH_TRUST_HOST` parsed strictly (`"false"` is false).
+ * - `trustHost` ← `AUTH_TRUST_HOST` parsed strictly (`"false"` is false); when that is unset,
+ *   `true` where the host is set safely, as Auth.js infers it: `AUTH_URL` set, `VERCEL` or
+ *   `CF_PAGES` true, or `NODE_ENV=development`.
  * - `redirectProxyUrl` ← `AUTH_REDIRECT_PROXY_URL`.
  * - OAuth/OIDC providers: `clientId` ← `AUTH_<ID>_ID`, `clientSecret` ← `AUTH_<ID>_SECRET`,
  *   `issuer` ← `AUTH_<ID>_ISSUER`; email providers: `apiKey` ← `AUTH_<ID>_KEY` (`<ID>` = the
  *   provider id upper-cased, `-` → `_`). Provider factories are called once with those values.
  */
 export function setEnvDefaults(env: EnvObject, config: AuthConfig): AuthConfig {
-  const next: AuthConfig = { ...config }
-  const authUrl = env.AUTH_URL || undefined
+  return Object.assign(config, envDefaults(env, config))
+}
 
-  if (next.url === undefined && authUrl !== undefined) next.url = authUrl
-  if (next.basePath === undefined && next.url !== undefined && URL.canParse(next.url)) {
-    const path = new URL(next.url).pathname.replace(/\/+$/, "")
-    if (path) next.basePath = path
+/** The fields `setEnvDefaults` would set, and only those. */
+function envDefaults(env: EnvObject, config: AuthConfig): Partial<AuthConfig> {
+  const changes: Partial<AuthConfig> = {}
+  const authUrl = env.AUTH_URL || undefined
+  const url = config.url ?? authUrl
+  if (config.url === undefined && authUrl !== undefined) changes.url = authUrl
+  if (config.basePath === undefined && url !== undefined && URL.canParse(url)) {
+    const path = new URL(url).pathname.replace(/\/+$/, "")
+    if (path) changes.basePath = path
   }
 
-  const hasSecret = Array.isArray(next.secret) ? next.secret.length > 0 : Boolean(next.secret)
+  const hasSecret = Array.isArray(config.secret) ? config.secret.length > 0 : Boolean(config.secret)
   if (!hasSecret) {
     const secrets = [env.AUTH_SECRET_3, env.AUTH_SECRET_2, env.AUTH_SECRET_1, env.AUTH_SECRET]
     const present = secrets.filter((s): s is string => typeof s === "string" && s.length > 0)
-    if (present.length > 0) next.secret = present
+    if (present.length > 0) changes.secret = present
   }
 
-  if (next.trustHost === undefined) {
-    const trust = parseBooleanEnv(env.AUTH_TRUST_HOST)
-    if (trust !== undefined) next.trustHost = trust
+  if (config.trustHost === undefined) {
+    const trust = parseBooleanEnv(env.AUTH_TRUST_HOST) ?? (hostSetSafely(env) || undefined)
+    if (trust !== undefined) changes.trustHost = trust
   }
-  next.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL || undefined
+  const proxy = env.AUTH_REDIRECT_PROXY_URL || undefined
+  if (config.redirectProxyUrl === undefined && proxy !== undefined) changes.redirectProxyUrl = proxy
 
   if (Array.isArray(config.providers)) {
-    next.providers = config.providers.map((provider) => withProviderEnv(provider, env))
+    const providers = config.providers.map((provider) => withProviderEnv(provider, env))
+    if (providers.some((p, i) => p !== config.providers[i])) changes.providers = providers
   }
-  return next
+  return changes
 }
 
-function envKey(id: string): string {
+/**
+ * Platforms where the Host header is set by the platform itself, and local development: the
+ * cases Auth.js trusts the host without `AUTH_TRUST_HOST`.
+ */
+function hostSetSafely(env: EnvObject): boolean {
+  return (
+    Boolean(env.AUTH_URL) ||
+    parseBooleanEnv(env.VERCEL) === true ||
+    parseBooleanEnv(env.CF_PAGES) === true ||
+    env.NODE_ENV === "development"
+  )
+}
+
+/** `github` → `GITHUB`, `azure-ad` → `AZURE_AD`: the `<ID>` of `AUTH_<ID>_SECRET`. */
+export function envKey(id: string): string {
   return id.toUpperCase().replace(/-/g, "_")
 }
 
@@ -89,19 +117,22 @@ function withProviderEnv(provider: AuthConfig["providers"][number], env: EnvObje
   return fillFromEnv(provider, env)
 }
 
+/** The provider with its unset env-backed fields filled; the same object when none is. */
 function fillFromEnv(provider: ProviderConfig, env: EnvObject): ProviderConfig {
   if (!provider || typeof provider !== "object" || typeof provider.id !== "string") return provider
   const ID = envKey(provider.id)
-  if (provider.type === "oauth" || provider.type === "oidc") {
-    return {
-      ...provider,
-      clientId: provider.clientId ?? env[`AUTH_${ID}_ID`],
-      clientSecret: provider.clientSecret ?? env[`AUTH_${ID}_SECRET`],
-      issuer: provider.issuer ?? env[`AUTH_${ID}_ISSUER`],
+  const fields: Record<string, string> =
+    provider.type === "oauth" || provider.type === "oidc"
+      ? { clientId: "ID", clientSecret: "SECRET", issuer: "ISSUER" }
+      : provider.type === "email"
+        ? { apiKey: "KEY" }
+        : {}
+  const filled: Record<string, string> = {}
+  for (const [field, suffix] of Object.entries(fields)) {
+    const value = env[`AUTH_${ID}_${suffix}`]
+    if ((provider as Record<string, unknown>)[field] === undefined && value !== undefined) {
+      filled[field] = value
     }
   }
-  if (provider.type === "email") {
-    return { ...provider, apiKey: provider.apiKey ?? env[`AUTH_${ID}_KEY`] }
-  }
-  return provider
+  return Object.keys(filled).length > 0 ? ({ ...provider, ...filled } as ProviderConfig) : provider
 }

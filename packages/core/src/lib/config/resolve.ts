@@ -116,7 +116,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
   const allProblems: AuthError[] = [...providerProblems, ...problems]
   const configError = allProblems.length > 0 ? new InvalidConfiguration(allProblems) : undefined
   if (configError) logger.error(configError)
-  for (const code of warnings) logger.warn(code)
+  for (const { code, detail } of warnings) logger.warn(code, detail)
 
   return Object.freeze({
     basePath: normaliseBasePath(config.basePath),
@@ -199,8 +199,34 @@ function normaliseProviders(input: AuthConfig["providers"]): {
 
 /**
  * Adapter calls log their name (never their arguments: they carry tokens) and turn failures
- * into `AdapterError` so they are told apart from bugs in the flow.
+ * into `AdapterError` so they are told apart from bugs in the flow. See `adapterFailure` for
+ * what such an error may carry.
  */
+/** Short identifiers only (SQL states such as `23505`, driver codes such as `ECONNREFUSED`). */
+const SAFE_CODE = /^[A-Z0-9_]{1,40}$/i
+const SAFE_NAME = /^[A-Za-z]{1,40}$/
+
+/**
+ * The error an adapter failure becomes: the method and a code, nothing else. Never the
+ * original as `cause`: database drivers keep the statement's parameters on their errors and
+ * quote values in messages, and parameters are session and verification tokens. An
+ * `AdapterError` without a cause was written by an adapter for logs (as
+ * `@latchkey/adapter-postgres` does) and passes as it is.
+ */
+export function adapterFailure(method: string, thrown: unknown): AdapterError {
+  if (thrown instanceof AdapterError && thrown.cause === undefined) return thrown
+  const raw =
+    thrown instanceof AdapterError
+      ? thrown.details?.code
+      : (thrown as { code?: unknown } | null)?.code
+  const code = typeof raw === "string" && SAFE_CODE.test(raw) ? raw : undefined
+  const name = thrown instanceof Error && SAFE_NAME.test(thrown.name) ? thrown.name : undefined
+  const reason = code ? `: error ${code}` : name ? ` (${name})` : ""
+  return new AdapterError(`The adapter's ${method}() failed${reason}`, {
+    details: { method, ...(code ? { code } : {}) },
+  })
+}
+
 function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
   const wrapped: Record<string, unknown> = {}
   // `in`-style lookup, not Object.entries: class-based adapters keep methods on the prototype.
@@ -211,11 +237,8 @@ function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
       logger.debug(`adapter_${name}`)
       try {
         return await method.apply(adapter, args)
-      } catch (cause) {
-        throw new AdapterError(`The adapter's ${name}() failed`, {
-          cause,
-          details: { method: name },
-        })
+      } catch (thrown) {
+        throw adapterFailure(name, thrown)
       }
     }
   }

@@ -28,7 +28,9 @@ export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
       : new CallbackRouteError("Unexpected error while handling an auth request", { cause: thrown })
   ctx.logger.error(error)
 
-  const status = STATUS_BY_TYPE[error.type]
+  // A configured provider that lacks its settings: the person who clicked its button gets the
+  // error page (the log names the missing variables), not the 400 of an unknown provider id.
+  const status = error.details?.unusable === true ? undefined : STATUS_BY_TYPE[error.type]
   if (error.type === "MissingCSRF") return csrfRefusal(ctx, error)
   if (status !== undefined) return json(errorBody(error), status, allowHeader(error))
   if (JSON_ACTIONS.has(ctx.action)) {

@@ -16,6 +16,7 @@ import {
   type UserinfoEndpointConfig,
 } from "../../providers/oauth.js"
 import type { Account, Awaitable, Profile, User } from "../../types.js"
+import { envKey } from "../config/env.js"
 import { assertAllowedUrl } from "./http.js"
 
 export type Check = "pkce" | "state" | "nonce"
@@ -81,6 +82,7 @@ function buildResolved(raw: AnyOAuthProviderConfig): ResolvedOAuthProvider {
   if (typeof p.clientId !== "string" || p.clientId === "") {
     throw new InvalidProvider(
       `Provider "${p.id}" has no clientId (set it, or AUTH_${envKey(p.id)}_ID)`,
+      { details: { provider: p.id, unusable: true } },
     )
   }
   const issuer = optionalUrl(p.issuer, p.id, "issuer")
@@ -122,6 +124,7 @@ function buildResolved(raw: AnyOAuthProviderConfig): ResolvedOAuthProvider {
   if (method !== "none" && (typeof p.clientSecret !== "string" || p.clientSecret === "")) {
     throw new InvalidProvider(
       `Provider "${p.id}" has no clientSecret (set it, AUTH_${envKey(p.id)}_SECRET, or client.token_endpoint_auth_method "none")`,
+      { details: { provider: p.id, unusable: true } },
     )
   }
   const profile = (p.profile ?? defaultProfile) as ResolvedOAuthProvider["profile"]
@@ -156,10 +159,6 @@ function buildResolved(raw: AnyOAuthProviderConfig): ResolvedOAuthProvider {
 export function emailVerifiedClaim(profile: Profile): boolean {
   const v = profile.email_verified as unknown
   return v === true || v === "true"
-}
-
-function envKey(id: string): string {
-  return id.toUpperCase().replace(/-/g, "_")
 }
 
 function optionalUrl(value: unknown, id: string, what: string): URL | undefined {

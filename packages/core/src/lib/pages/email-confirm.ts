@@ -39,5 +39,5 @@ export function renderEmailConfirmPage(props: EmailConfirmPageProps): PageRespon
     `<button type="submit" class="button">Sign in</button>\n</form>\n` +
     `<p class="center muted">The link works once. If you did not ask to sign in, close this page.</p>`
   const { logo: _logo, ...theme } = props.theme
-  return { status: 200, html: renderLayout({ title: "Sign in", theme, body }) }
+  return { status: 200, html: renderLayout({ title: "Sign In", theme, body }) }
 }

@@ -95,6 +95,13 @@ const errorPages: Partial<Record<ErrorType | PageCode, ErrorPageContent>> = {
     message: "This address is not part of the sign-in service.",
     signInLink: false,
   },
+  InvalidProvider: {
+    status: 500,
+    heading: "Sign-in method unavailable",
+    message:
+      "This way of signing in is not set up on the server yet. Try another one; the server log says what is missing.",
+    signInLink: true,
+  },
   InvalidRequest: {
     status: 400,
     heading: "Bad request",

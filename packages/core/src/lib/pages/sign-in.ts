@@ -68,7 +68,7 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
   })
 
   const css = blocks.map((block) => block.css).join("")
-  return { status: 200, html: renderLayout({ title: "Sign in", theme: props.theme, body, css }) }
+  return { status: 200, html: renderLayout({ title: "Sign In", theme: props.theme, body, css }) }
 }
 
 function renderProvider(

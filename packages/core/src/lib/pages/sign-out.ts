@@ -22,5 +22,5 @@ export function renderSignOutPage(props: SignOutPageProps): PageResponse {
     `<p class="center">Are you sure you want to sign out?</p>\n` +
     `<form${formAction(props.actionUrl)} method="post">\n${hidden}` +
     `<button type="submit" class="button">Sign out</button>\n</form>`
-  return { status: 200, html: renderLayout({ title: "Sign out", theme: props.theme, body }) }
+  return { status: 200, html: renderLayout({ title: "Sign Out", theme: props.theme, body }) }
 }

@@ -20,7 +20,7 @@ export function renderVerifyRequestPage(props: VerifyRequestPageProps): PageResp
   }
   return {
     status: 200,
-    html: renderLayout({ title: "Check your email", theme: props.theme, body }),
+    html: renderLayout({ title: "Verify Request", theme: props.theme, body }),
   }
 }
 

@@ -4,7 +4,9 @@
  * - Per client IP (default 20 per 15 min): an automated client hammering the endpoint. It gets
  *   `RateLimited` → a 429 "Too many attempts" page. That page reveals nothing about any
  *   address: it depends only on the caller's own request count, whatever addresses they typed.
- * - Per address (default 5 per 15 min): someone mail-bombing one inbox, possibly from many IPs.
+ * - Per mailbox (default 5 per 15 min): someone mail-bombing one inbox, possibly from many IPs.
+ *   Counted per mailbox, not per spelling: lower-cased, NFKC, `+tag` removed, so `carol+1@…`
+ *   to `carol+99@…` share carol's counter (the mail still goes to the address given).
  *   Here the caller sees the usual verify-request page and no mail is sent. A 429 would tell an
  *   attacker "this address was just asked for" (by its owner, perhaps), and the real owner,
  *   who already has up to 5 working links in their inbox, loses nothing.
@@ -64,7 +66,22 @@ export async function hitIpLimit(
   return hitLimit(options, configStore, "ip", ip, options?.perIp ?? DEFAULT_PER_IP)
 }
 
-/** Counts one mail to `identifier` (a normalized address). */
+/**
+ * The inbox an address delivers to, as far as we can tell without asking its provider:
+ * `Carol+News@Example.com` → `carol@example.com`. Subaddress (`+tag`) delivery is near
+ * universal, so each tag would otherwise be a fresh counter into the same inbox.
+ */
+export function mailboxOf(address: string): string {
+  const email = address.normalize("NFKC").toLowerCase()
+  const at = email.lastIndexOf("@")
+  if (at <= 0) return email
+  const local = email.slice(0, at)
+  const plus = local.indexOf("+")
+  // `+tag@…` with nothing before the `+` is a mailbox of its own, not a tag.
+  return plus > 0 ? `${local.slice(0, plus)}${email.slice(at)}` : email
+}
+
+/** Counts one mail to `identifier`'s mailbox (see {@link mailboxOf}). */
 export async function hitAddressLimit(
   options: EmailRateLimitOptions | false | undefined,
   identifier: string,
@@ -72,5 +89,5 @@ export async function hitAddressLimit(
 ): Promise<EmailRateLimitVerdict> {
   if (options === false) return { allowed: true }
   const rule = options?.perAddress ?? DEFAULT_PER_ADDRESS
-  return hitLimit(options, configStore, "address", identifier, rule)
+  return hitLimit(options, configStore, "address", mailboxOf(identifier), rule)
 }

@@ -46,8 +46,11 @@ export async function readDatabaseSession(
       cookies.push({ name, value: sessionToken, options: { ...options, expires } })
     }
     const user: AdapterUser = found.user
+    // The row without its token: whatever the callback returns is sent to the page, and the
+    // token must stay in its HttpOnly cookie (Auth.js passes it on).
+    const { sessionToken: _token, ...visible } = row
     const session = await config.callbacks.session({
-      session: { ...row, user },
+      session: { ...visible, user },
       user,
       newSession: update?.data,
       ...(update ? { trigger: "update" } : {}),

@@ -1,12 +1,13 @@
 /**
  * Reading a JWT session: decrypt, `jwt` callback, `session` callback. The cookie is
  * re-encrypted only when it is due (older than `updateAge`, or `updateAge` is 0), on an update,
- * or when the `jwt` callback changed the token (e.g. a rotated access token must be kept) —
- * an ordinary read inside `updateAge` costs one decryption and sets no cookie.
+ * when the `jwt` callback changed the token (e.g. a rotated access token must be kept), or when
+ * it was sealed with an older secret of `secret[]` (so a rotation completes as users come
+ * back) — an ordinary read inside `updateAge` costs one decryption and sets no cookie.
  */
 
 import { JWTSessionError } from "../../errors.js"
-import type { JWT } from "../../jwt.js"
+import { decode as builtInDecode, type JWT } from "../../jwt.js"
 import type { CallbacksOptions, Session } from "../../types.js"
 import { defaultJwtCallback } from "../config/resolve.js"
 import {
@@ -22,6 +23,7 @@ import {
   touchSessionRecord,
 } from "../revocation/index.js"
 import { nowSeconds } from "../time.js"
+import { sealedWithFirstSecret } from "../token/codec.js"
 import { decodeFirstCandidate, sessionCookieCandidates } from "../token/read-request.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 
@@ -29,13 +31,17 @@ type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
 
 /** Decrypt the session cookie (whole, then chunks); `null` when none of them is a valid token. */
-export function decodeSessionCookie(
+export async function decodeSessionCookie(
   sctx: SessionContext,
   candidates: readonly string[] = sessionCookieCandidates(
     sctx.requestCookies,
     sctx.cookies.sessionToken.name,
   ),
 ): Promise<JWT | null> {
+  return (await findSessionToken(sctx, candidates))?.payload ?? null
+}
+
+function findSessionToken(sctx: SessionContext, candidates: readonly string[]) {
   const { jwt } = sctx.config
   return decodeFirstCandidate(candidates, jwt.decode, jwt.secret, sctx.cookies.sessionToken.name)
 }
@@ -52,6 +58,20 @@ function restoreIdentity(next: JWT, identity: Pick<JWT, "sid" | "auth_time" | "s
   else delete next.sv
 }
 
+/**
+ * Sealed with a secret other than the newest one? Only the built-in codec can say (a custom
+ * `jwt.decode` may not even use `secret`); with a single secret the answer is always no, and
+ * synchronously: the common read pays no extra await.
+ */
+function sealedWithOlderSecret(sctx: SessionContext, token: string): false | Promise<boolean> {
+  const { jwt } = sctx.config
+  if (jwt.decode !== builtInDecode || !Array.isArray(jwt.secret) || jwt.secret.length < 2) {
+    return false
+  }
+  const salt = sctx.cookies.sessionToken.name
+  return sealedWithFirstSecret({ token, salt, secret: jwt.secret }).then((first) => !first)
+}
+
 export async function readJwtSession(
   sctx: SessionContext,
   update: SessionUpdate | undefined,
@@ -63,11 +83,12 @@ export async function readJwtSession(
   const present = () => presentSessionCookieNames(requestCookies, name)
   const clear = () => clearSessionCookies(options, present())
 
-  const token = await decodeSessionCookie(sctx, candidates)
-  if (!token) {
+  const found = await findSessionToken(sctx, candidates)
+  if (!found) {
     logger.warn("session-unreadable")
     return { session: null, cookies: clear() }
   }
+  const token = found.payload
   const now = nowSeconds()
   if (pastAbsoluteEnd(config, token, now)) {
     logger.warn("session-revoked")
@@ -115,7 +136,11 @@ export async function readJwtSession(
       return { session: null, cookies: clear() }
     }
 
-    const due = dueByAge || (customJwt && JSON.stringify(next) !== before)
+    const rotated = sealedWithOlderSecret(sctx, found.token)
+    const due =
+      dueByAge ||
+      (customJwt && JSON.stringify(next) !== before) ||
+      (rotated !== false && (await rotated))
 
     let expiresAt: number
     let cookies: SessionResult["cookies"] = []

@@ -36,6 +36,12 @@ type Awaitable<T> = T | Promise<T>
 export interface TokenCodec {
   encodeToken(params: EncodeInput): Promise<string>
   decodeToken(params: DecodeInput): Promise<Record<string, unknown> | null>
+  /** Whether a token that decodes was sealed with the first (newest) of `secret`. */
+  sealedWithFirstSecret(params: {
+    token: string
+    salt: string
+    secret: string | string[]
+  }): Promise<boolean>
 }
 
 /** `encode`/`decode` over one backend, with its own key cache. */
@@ -46,8 +52,9 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     const [secret] = secretList(params?.secret)
     checkSalt(params.salt)
     const { token = {}, maxAge = DEFAULT_MAX_AGE } = params
-    if (typeof maxAge !== "number" || !Number.isFinite(maxAge) || maxAge < 0) {
-      throw new InvalidParameter("maxAge", "must be a finite number of seconds, 0 or more")
+    // Negative is allowed: tests mint already-expired tokens that way (Auth.js accepts it).
+    if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) {
+      throw new InvalidParameter("maxAge", "must be a finite number of seconds")
     }
     if (typeof token !== "object" || token === null || Array.isArray(token)) {
       throw new InvalidParameter("token", "must be a plain object of claims")
@@ -121,11 +128,31 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     return null
   }
 
-  return { encodeToken, decodeToken }
+  /**
+   * The `kid` names the key, so comparing it with the newest key's costs no decryption (both
+   * come from caches); a token without `kid` can only tell by a trial opening.
+   */
+  async function sealedWithFirstSecret(params: {
+    token: string
+    salt: string
+    secret: string | string[]
+  }): Promise<boolean> {
+    const [first] = secretList(params.secret)
+    const parts = splitCompact(params.token)
+    const header = parts && readProtectedHeader(parts.headerB64)
+    if (!parts || !header) return false
+    if (header.kid === undefined) {
+      return (await openWithEachSecret([first!], params.salt, header.enc, parts)) !== null
+    }
+    const key = await keys.get(first!, params.salt, header.enc)
+    return key.kid === header.kid
+  }
+
+  return { encodeToken, decodeToken, sealedWithFirstSecret }
 }
 
 /** The codec of this runtime: `#jwe` is node:crypto on Node, jose/WebCrypto elsewhere. */
-export const { encodeToken, decodeToken } = createTokenCodec(jwe)
+export const { encodeToken, decodeToken, sealedWithFirstSecret } = createTokenCodec(jwe)
 
 function secretList(secret: unknown): string[] {
   if (Array.isArray(secret)) {

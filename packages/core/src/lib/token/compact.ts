@@ -1,7 +1,9 @@
 /**
  * Splitting a compact JWE and vetting its protected header before any key is touched. Only
  * what Auth.js v5 tokens use is accepted: `alg: "dir"`, `enc` A256CBC-HS512 or A256GCM, no
- * `crit` (we understand no extensions), no `zip` (decompression bombs), an optional string `kid`.
+ * `crit` (we understand no extensions), no `zip` (decompression bombs), no key-carrying header
+ * (`jwk`, `jku`, `x5u`, `x5c`, `x5t`, `x5t#S256`: the key is ours, never the token's), an optional
+ * string `kid`.
  */
 import type { CompactParts, Enc } from "./backend.js"
 import { isCanonicalBase64url } from "./base64url.js"
@@ -13,6 +15,9 @@ export interface ProtectedHeader {
 
 /** Tokens longer than this are refused unread: no session cookie set is ever near it. */
 export const MAX_TOKEN_LENGTH = 256 * 1024
+
+/** Extensions we do not implement, compression, and every header that points at or carries a key. */
+const REFUSED_HEADERS = ["crit", "zip", "jwk", "jku", "x5u", "x5c", "x5t", "x5t#S256"] as const
 
 const textDecoder = new TextDecoder("utf-8", { fatal: true })
 
@@ -62,7 +67,7 @@ function parseHeader(headerB64: string): ProtectedHeader | null {
   const h = value as Record<string, unknown>
   if (h.alg !== "dir") return null
   if (h.enc !== "A256CBC-HS512" && h.enc !== "A256GCM") return null
-  if ("crit" in h || "zip" in h) return null
+  for (const name of REFUSED_HEADERS) if (name in h) return null
   if (h.kid !== undefined && typeof h.kid !== "string") return null
   return { enc: h.enc, kid: h.kid }
 }

@@ -68,19 +68,19 @@ export type CandidateDecoder<T> = (params: {
 }) => T | null | PromiseLike<T | null>
 
 /**
- * The first candidate value that decodes, or `null`. A custom decoder may throw on a bad
- * token; that is still just a token that did not decode.
+ * The first candidate value that decodes, with its payload, or `null`. A custom decoder may
+ * throw on a bad token; that is still just a token that did not decode.
  */
 export async function decodeFirstCandidate<T>(
   candidates: readonly string[],
   decode: CandidateDecoder<T>,
   secret: string | string[],
   salt: string,
-): Promise<T | null> {
+): Promise<{ payload: T; token: string } | null> {
   for (const token of candidates) {
     try {
       const payload = await decode({ token, secret, salt })
-      if (payload) return payload
+      if (payload) return { payload, token }
     } catch {
       // Treated as a token that did not decode.
     }

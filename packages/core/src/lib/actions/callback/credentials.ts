@@ -51,9 +51,25 @@ export async function credentialsCallback(
 
   await succeeded()
   const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
+  await assertStoredUser(ctx, provider.id, id)
   const signedIn: User = { ...user, id }
   const account: Account = { providerAccountId: id, type: "credentials", provider: provider.id }
   return completeSignIn(ctx, provider, { user: signedIn, account, credentials, callbackUrl })
+}
+
+/**
+ * A database session is a row that points at a `users` row, so the user `authorize()` returns
+ * must be one the adapter knows. Checked here, the mistake gets a log line that says what to do
+ * instead of a foreign-key failure from the database.
+ */
+async function assertStoredUser(ctx: RequestContext, provider: string, id: string) {
+  const { adapter, session } = ctx.config
+  if (session.strategy !== "database" || !adapter?.getUser) return
+  if (await adapter.getUser(id)) return
+  throw new CallbackRouteError(
+    `authorize() of "${provider}" returned user id "${id}", which is not in the adapter's users table. With database sessions, return the adapter's user (create it first with adapter.createUser).`,
+    { details: { provider, reason: "user-not-in-adapter" } },
+  )
 }
 
 /** The original request with its body intact (ours was consumed by parsing). */

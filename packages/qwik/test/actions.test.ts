@@ -1,0 +1,152 @@
+/**
+ * Where the action bodies send the browser, against the real core: app routes get a 303 (Qwik's
+ * client follows it), provider and core pages a full navigation when Qwik's client asked
+ * (q-data), and a core failure the page for its error type, never an HTTP error.
+ */
+import type { RequestEventCommon } from "@builder.io/qwik-city"
+import Credentials from "@latchkey/core/providers/credentials"
+import GitHub from "@latchkey/core/providers/github"
+import { describe, expect, it } from "vitest"
+import { signIn, signOut } from "../src/actions.js"
+import { handleRequest } from "../src/on-request.js"
+import type { QwikAuthConfig } from "../src/types.js"
+
+const ORIGIN = "http://127.0.0.1:5173"
+const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
+
+class Redirect {
+  constructor(
+    readonly status: number,
+    readonly location: string,
+  ) {}
+}
+class Sent {
+  constructor(readonly response: Response) {}
+}
+
+/** The parts of Qwik City's request event the binding uses, recording what it does. */
+function fakeEvent(path: string, options: { qdata?: boolean; method?: string } = {}) {
+  const headers = new Headers()
+  const sharedMap = new Map<string, unknown>()
+  if (options.qdata) sharedMap.set("@isQData", true)
+  const url = new URL(path, ORIGIN)
+  const event = {
+    url,
+    request: new Request(new URL(options.qdata ? `${url.pathname}q-data.json` : path, ORIGIN), {
+      method: options.method ?? "POST",
+      headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" },
+    }),
+    headers,
+    sharedMap,
+    cookie: { set: () => {} },
+    redirect: (status: number, location: string) => new Redirect(status, location),
+    send: (response: Response) => new Sent(response),
+  } as unknown as RequestEventCommon
+  return { event, headers }
+}
+
+const config: QwikAuthConfig = {
+  secret: SECRET,
+  trustHost: true,
+  providers: [
+    Credentials({
+      authorize: (c) => (c.password === "right" ? { id: "1", email: "a@b.c" } : null),
+    }),
+    GitHub({ clientId: "id", clientSecret: "secret" }),
+    GitHub({ id: "unset" }),
+  ],
+}
+
+async function outcome(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+    return undefined
+  } catch (thrown) {
+    return thrown
+  }
+}
+
+describe("signIn", () => {
+  it("credentials: a 303 to the app's page, which Qwik turns into client navigation", async () => {
+    const { event } = fakeEvent("/login/", { qdata: true })
+    const input = {
+      providerId: "credentials",
+      options: { password: "right", redirectTo: "/home/" },
+    }
+    expect(await outcome(signIn(event, config, input))).toEqual(new Redirect(303, "/home/"))
+  })
+
+  it("OAuth with JavaScript: the provider's URL on Qwik's data answer (a full navigation)", async () => {
+    const { event, headers } = fakeEvent("/login/", { qdata: true })
+    expect(await outcome(signIn(event, config, { providerId: "github" }))).toBeUndefined()
+    expect(headers.get("location")).toMatch(/^https:\/\/github\.com\/login\/oauth\/authorize\?/)
+  })
+
+  it("OAuth without JavaScript: a 303 to the provider", async () => {
+    const { event } = fakeEvent("/login/")
+    const thrown = (await outcome(signIn(event, config, { providerId: "github" }))) as Redirect
+    expect(thrown.status).toBe(303)
+    expect(thrown.location).toMatch(/^https:\/\/github\.com\//)
+  })
+
+  it("a wrong password with JavaScript: the built-in sign-in page with ?error=, fully loaded", async () => {
+    const { event, headers } = fakeEvent("/login/", { qdata: true })
+    const input = { providerId: "credentials", options: { password: "wrong" } }
+    expect(await outcome(signIn(event, config, input))).toBeUndefined()
+    const location = new URL(headers.get("location")!, ORIGIN)
+    expect(location.pathname).toBe("/auth/signin")
+    expect(location.searchParams.get("error")).toBe("CredentialsSignin")
+  })
+
+  it("a wrong password with a custom sign-in page: a 303 there with the same ?error=", async () => {
+    const { event } = fakeEvent("/login/", { qdata: true })
+    const custom = { ...config, pages: { signIn: "/login/" } }
+    const input = { providerId: "credentials", options: { password: "wrong" } }
+    const thrown = (await outcome(signIn(event, custom, input))) as Redirect
+    expect(thrown.status).toBe(303)
+    const location = new URL(thrown.location, ORIGIN)
+    expect(location.pathname).toBe("/login/")
+    expect(location.searchParams.get("error")).toBe("CredentialsSignin")
+  })
+
+  it("a provider without its settings: the error page with its code, never an HTTP error", async () => {
+    const { event, headers } = fakeEvent("/login/", { qdata: true })
+    expect(await outcome(signIn(event, config, { providerId: "unset" }))).toBeUndefined()
+    expect(headers.get("location")).toBe("/auth/error?error=InvalidProvider")
+  })
+
+  it("an untrusted host: the error page for UntrustedHost", async () => {
+    const { event, headers } = fakeEvent("/login/", { qdata: true })
+    const untrusted = { ...config, trustHost: false }
+    expect(await outcome(signIn(event, untrusted, { providerId: "github" }))).toBeUndefined()
+    expect(headers.get("location")).toBe("/auth/error?error=UntrustedHost")
+  })
+})
+
+describe("signOut", () => {
+  it("ends with a 303 to redirectTo", async () => {
+    const { event } = fakeEvent("/account/")
+    expect(await outcome(signOut(event, config, { redirectTo: "/bye/" }))).toEqual(
+      new Redirect(303, "/bye/"),
+    )
+  })
+})
+
+describe("onRequest under basePath", () => {
+  it("answers Qwik's data request for a core page with 204, so its client loads the page", async () => {
+    const { event } = fakeEvent("/auth/signin?error=CredentialsSignin", {
+      qdata: true,
+      method: "GET",
+    })
+    const thrown = (await outcome(handleRequest(event, config))) as Sent
+    expect(thrown).toBeInstanceOf(Sent)
+    expect(thrown.response.status).toBe(204)
+  })
+
+  it("gives an unknown action the core's typed 400, not the app's 404", async () => {
+    const { event } = fakeEvent("/auth/nope", { method: "GET" })
+    const thrown = (await outcome(handleRequest(event, config))) as Sent
+    expect(thrown.response.status).toBe(400)
+    expect(await thrown.response.json()).toMatchObject({ error: { type: "UnknownAction" } })
+  })
+})
