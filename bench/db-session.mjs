@@ -5,8 +5,8 @@ import { PGlite } from "@electric-sql/pglite"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
-import pg from "pg"
 import { fmt, measureLatency, printTable } from "./harness.mjs"
+import { pgSchemaPool } from "./pg-schema.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
 async function sessionReader(client) {
@@ -51,21 +51,11 @@ export async function benchDatabaseSession() {
   rows.push(["PGlite (embedded)", await measureLatency(await sessionReader(lite))])
   await lite.close()
   if (process.env.DATABASE_URL) {
-    const schema = `bench_${process.pid}`
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    const pool = new pg.Pool({
-      connectionString: process.env.DATABASE_URL,
-      options: `-c search_path=${schema}`,
-      max: 4,
-    })
+    const { pool, close } = await pgSchemaPool("db_session")
     try {
       rows.push(["PostgreSQL server (pg Pool)", await measureLatency(await sessionReader(pool))])
     } finally {
-      await pool.end()
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`)
-      await admin.end()
+      await close()
     }
   }
   printTable(

@@ -4,6 +4,7 @@ import { benchAccessToken } from "./access-token.mjs"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
 import { benchQwikPages } from "./qwik-page.mjs"
+import { benchRevocation } from "./revocation.mjs"
 import { benchTokens } from "./token.mjs"
 
 const only = process.argv[2]
@@ -13,6 +14,7 @@ const suites = {
   "db-session": benchDatabaseSession,
   "qwik-page": benchQwikPages,
   "access-token": benchAccessToken,
+  revocation: benchRevocation,
 }
 
 console.log(

@@ -4,6 +4,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterUser,
   VerificationToken,
 } from "@latchkey/core/adapters"
@@ -50,6 +51,12 @@ export interface PostgresAdapterOptions {
    * refused at start-up rather than failing at sign-in.
    */
   authenticators?: boolean
+  /**
+   * Whether the session revocation methods are offered (tables of migration 0004). Default
+   * `true`; set `false` for a database that `migrate()` was not run on: revocation state then
+   * lives in the configured `store` (memory by default).
+   */
+  revocation?: boolean
 }
 
 /**
@@ -93,6 +100,46 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
       } catch (error) {
         throw toAdapterError(method, error)
       }
+    }
+  }
+
+  function revocationMethods(): Partial<Adapter> {
+    return {
+      revokeSession: guarded("revokeSession", async (sid: string, expires: Date) => {
+        await rows(sql.revokeSession, [sid, expires])
+      }),
+      getSessionRevocation: guarded(
+        "getSessionRevocation",
+        async ({ sid, userId }: { sid?: string | undefined; userId?: string | undefined }) => {
+          const row = await first(sql.getSessionRevocation, [sid ?? null, userId ?? null])
+          return { revoked: row?.revoked === true, version: Number(row?.version ?? 0) }
+        },
+      ),
+      bumpUserSessionVersion: guarded("bumpUserSessionVersion", async (userId: string) => {
+        const row = await first(sql.bumpUserSessionVersion, [userId])
+        return Number(row?.version ?? 0)
+      }),
+      deleteUserSessions: guarded("deleteUserSessions", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId !== null) await rows(sql.deleteUserSessions, [dbId])
+      }),
+      createSessionRecord: guarded("createSessionRecord", async (record: AdapterSessionRecord) => {
+        await rows(sql.createSessionRecord, [
+          record.sid,
+          record.userId,
+          record.authTime,
+          record.expires,
+        ])
+      }),
+      listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
+        const found = await rows(sql.listSessionRecords, [userId])
+        return found.map((row) => ({
+          sid: String(row.sid),
+          userId: String(row.userId),
+          authTime: toDate(row.authTime),
+          expires: toDate(row.expires),
+        }))
+      }),
     }
   }
 
@@ -265,6 +312,8 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
       },
     ),
   }
+
+  if (options.revocation !== false) Object.assign(adapter, revocationMethods())
 
   if (options.authenticators === false) return adapter
 

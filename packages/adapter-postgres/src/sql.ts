@@ -74,6 +74,34 @@ export const sql = {
 
   deleteSession: `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING "userId", expires`,
 
+  // Revocation (migration 0004). Expired rows are purged on the way by the writes, so the
+  // tables stay as small as the set of sessions that could still be presented.
+  revokeSession: `WITH forgotten AS (DELETE FROM session_records WHERE sid = $1),
+      purged AS (DELETE FROM revoked_sessions WHERE expires < now() AND sid <> $1)
+    INSERT INTO revoked_sessions (sid, expires) VALUES ($1, $2)
+    ON CONFLICT (sid) DO UPDATE SET expires = GREATEST(revoked_sessions.expires, EXCLUDED.expires)`,
+
+  // One round trip for a strict read: is the sid revoked, and what is the user's version.
+  getSessionRevocation: `SELECT
+      EXISTS (SELECT 1 FROM revoked_sessions WHERE sid = $1::text AND expires > now()) AS revoked,
+      COALESCE((SELECT version FROM user_session_versions WHERE "userId" = $2::text), 0)
+        AS version`,
+
+  bumpUserSessionVersion: `WITH forgotten AS (DELETE FROM session_records WHERE "userId" = $1)
+    INSERT INTO user_session_versions ("userId", version) VALUES ($1, 1)
+    ON CONFLICT ("userId") DO UPDATE SET version = user_session_versions.version + 1
+    RETURNING version`,
+
+  deleteUserSessions: `DELETE FROM sessions WHERE "userId" = $1`,
+
+  createSessionRecord: `WITH purged AS (
+      DELETE FROM session_records WHERE "userId" = $2 AND expires < now() AND sid <> $1)
+    INSERT INTO session_records (sid, "userId", "authTime", expires) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (sid) DO UPDATE SET expires = EXCLUDED.expires`,
+
+  listSessionRecords: `SELECT sid, "userId", "authTime", expires FROM session_records
+    WHERE "userId" = $1 AND expires > now() ORDER BY "authTime", sid`,
+
   createVerificationToken: `INSERT INTO verification_token (identifier, expires, token)
     VALUES ($1, $2, $3) RETURNING identifier, expires, token`,
 

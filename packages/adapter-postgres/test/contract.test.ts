@@ -24,7 +24,11 @@ for (const backend of backends) {
     async adapter() {
       legacy = await backend.create()
       await runSql(legacy, authJsSchema)
-      return PostgresAdapter(legacy.client, { hashSessionTokens: false, authenticators: false })
+      return PostgresAdapter(legacy.client, {
+        hashSessionTokens: false,
+        authenticators: false,
+        revocation: false,
+      })
     },
     teardown: async () => await legacy?.close(),
     capabilities: { authenticators: false, maxStringLength: 255, uniqueAccounts: false },

@@ -16,14 +16,17 @@ for (const backend of backends) {
     let db: TestDatabase
     afterEach(async () => await db?.close())
 
-    it("creates the Auth.js tables, the authenticators table and records both versions", async () => {
+    it("creates the Auth.js tables, the authenticators and revocation tables, and records the versions", async () => {
       db = await backend.create()
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4] })
       expect(await tablesOf(db)).toEqual([
         "accounts",
         "authenticators",
         "latchkey_migrations",
+        "revoked_sessions",
+        "session_records",
         "sessions",
+        "user_session_versions",
         "users",
         "verification_token",
       ])
@@ -31,6 +34,7 @@ for (const backend of backends) {
       expect(recorded).toEqual([
         { version: 1, name: "init" },
         { version: 2, name: "authenticators" },
+        { version: 4, name: "revocation" },
       ])
     })
 
@@ -90,7 +94,7 @@ for (const backend of backends) {
       })
       expect(await migrate(db.client)).toEqual({ applied: [] })
       expect(await adapter.getUser!(user.id)).toEqual(user)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 2 }])
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 3 }])
     })
 
     it("three instances migrating at once end with one schema and no error", async () => {
@@ -98,10 +102,10 @@ for (const backend of backends) {
       const clients = [db.client, db.another(), db.another()]
       const results = await Promise.all(clients.map((client) => migrate(client)))
       // Exactly one instance applied the migrations; the others waited on the lock, then saw them.
-      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2] }])
+      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4] }])
       expect(results.filter((r) => r.applied.length === 0)).toHaveLength(2)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 2 }])
-      expect(await tablesOf(db)).toHaveLength(6)
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 3 }])
+      expect(await tablesOf(db)).toHaveLength(9)
     })
 
     it("works on a single connection (a pg Client), not only on a pool", async () => {
@@ -110,8 +114,8 @@ for (const backend of backends) {
         await migrate(connection),
         await migrate(connection),
       ])
-      expect(results).toEqual([{ applied: [1, 2] }, { applied: [] }])
-      expect(await tablesOf(db)).toHaveLength(6)
+      expect(results).toEqual([{ applied: [1, 2, 4] }, { applied: [] }])
+      expect(await tablesOf(db)).toHaveLength(9)
     })
 
     it("looks session tokens up through a unique index", async () => {
@@ -149,7 +153,7 @@ for (const backend of backends) {
         `INSERT INTO sessions ("userId", expires, "sessionToken")
          VALUES (1, now() + interval '1 day', 'plain-token')`,
       )
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4] })
       expect(await tablesOf(db)).toContain("authenticators")
       const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
       const found = await adapter.getSessionAndUser!("plain-token")
@@ -174,6 +178,7 @@ for (const backend of backends) {
       expect(migrations.map((m) => [m.version, m.name])).toEqual([
         [1, "init"],
         [2, "authenticators"],
+        [4, "revocation"],
       ])
       for (const m of migrations) expect(m.sql).toMatch(/CREATE TABLE IF NOT EXISTS/)
     })

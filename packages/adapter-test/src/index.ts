@@ -19,6 +19,7 @@ import { authenticatorTests } from "./authenticators.js"
 import type { ContractContext, ContractOptions } from "./context.js"
 import { requireMethods } from "./context.js"
 import { refreshAccountTests } from "./refresh-accounts.js"
+import { revocationTests } from "./revocation.js"
 import { robustnessTests } from "./robustness.js"
 import { sessionTests } from "./sessions.js"
 import { userTests } from "./users.js"
@@ -63,6 +64,7 @@ export function runAdapterContract(options: ContractOptions): void {
     sessionTests(context)
     verificationTokenTests(context)
     authenticatorTests(context)
+    revocationTests(context)
     robustnessTests(context)
   })
 }

@@ -49,6 +49,20 @@ export interface AdapterAuthenticator {
   transports?: string | null
 }
 
+/**
+ * One session as a "your devices" page lists it (JWT sessions have no row of their own; this
+ * is their record). Never holds a token.
+ */
+export interface AdapterSessionRecord {
+  /** The session id (`sid` claim). */
+  sid: string
+  userId: string
+  /** When the user signed in. */
+  authTime: Date
+  /** When the session ends unless renewed (updated on re-issue). */
+  expires: Date
+}
+
 /** The provider and the user's id at that provider: the key of an account. */
 export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
@@ -104,6 +118,30 @@ export interface Adapter {
     credentialID: string,
     newCounter: number,
   ): Awaitable<AdapterAuthenticator>
+
+  // Session revocation (Latchkey only; Auth.js has none). Optional: with all five, sessions
+  // are revoked through the database when no shared `store` is configured.
+  /** Ends session `sid` (remember it until `expires`), and forgets its record. */
+  revokeSession?(sid: string, expires: Date): Awaitable<void>
+  /**
+   * In one lookup: whether `sid` was revoked, and the user's session version (0 when never
+   * bumped). Either argument may be missing; its answer is then `false` / `0`.
+   */
+  getSessionRevocation?(params: {
+    sid?: string | undefined
+    userId?: string | undefined
+  }): Awaitable<{ revoked: boolean; version: number }>
+  /**
+   * Raises the user's session version (every session signed in before is over) and forgets
+   * the user's session records. Returns the new version.
+   */
+  bumpUserSessionVersion?(userId: string): Awaitable<number>
+  /** Deletes every database session (row) of the user: `revokeUserSessions` with them. */
+  deleteUserSessions?(userId: string): Awaitable<void>
+  /** Stores (or, same `sid`, updates) a session record. */
+  createSessionRecord?(record: AdapterSessionRecord): Awaitable<void>
+  /** The user's records that have not expired, oldest sign-in first. */
+  listSessionRecords?(userId: string): Awaitable<AdapterSessionRecord[]>
 }
 
 /** The methods of users, accounts, sessions and verification tokens, in one list. */
@@ -139,11 +177,22 @@ export const refreshAdapterMethods = [
   "updateAccount",
 ] as const satisfies readonly (keyof Adapter)[]
 
+/** The optional methods of session revocation through the database. */
+export const revocationAdapterMethods = [
+  "revokeSession",
+  "getSessionRevocation",
+  "bumpUserSessionVersion",
+  "createSessionRecord",
+  "listSessionRecords",
+] as const satisfies readonly (keyof Adapter)[]
+
 /** Every method of the contract. */
 export const adapterMethods = [
   ...accountAdapterMethods,
   ...webAuthnAdapterMethods,
   ...refreshAdapterMethods,
+  ...revocationAdapterMethods,
+  "deleteUserSessions",
 ] as const
 
 /** Whether a value is a `Date` that holds a real time. */

@@ -10,7 +10,13 @@
  *
  * @module @latchkey/core
  */
-export type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "./adapters.js"
+export type {
+  Adapter,
+  AdapterAccount,
+  AdapterSession,
+  AdapterSessionRecord,
+  AdapterUser,
+} from "./adapters.js"
 export { AuthError, CredentialsSignin } from "./errors.js"
 export type { JWT } from "./jwt.js"
 export { Auth } from "./lib/auth.js"
@@ -21,6 +27,8 @@ export {
   type AccessTokenResult,
   getAccessToken,
 } from "./lib/refresh/get-access-token.js"
+export { listUserSessions, revokeSession, revokeUserSessions } from "./lib/revocation/api.js"
+export type { SessionRecord } from "./lib/revocation/backend.js"
 export { getSession } from "./lib/session/get-session.js"
 export type {
   CommonProviderOptions,

@@ -23,6 +23,12 @@ export interface DefaultJWT extends Record<string, unknown> {
   iat?: number
   exp?: number
   jti?: string
+  /** Session id (Latchkey): stable across re-issues; what sign-out and `revokeSession` end. */
+  sid?: string
+  /** When the user signed in (seconds since the epoch), as in OpenID Connect. */
+  auth_time?: number
+  /** The user's session version at sign-in (Latchkey); see `revokeUserSessions`. */
+  sv?: number
 }
 
 /** The decoded session token. Augment this interface to type your own claims. */

@@ -141,7 +141,27 @@ export interface SessionOptions {
   updateAge?: number
   /** Database sessions: the token put in the cookie. Default: 32 CSPRNG bytes, base64url. */
   generateSessionToken?: () => string
+  /**
+   * When a JWT session is checked against revocation (sign-out, `revokeSession`,
+   * `revokeUserSessions`): `"strict"` on every read (one store or database lookup per read);
+   * `"reissue"` (default) when the token is re-issued, at most once per `updateAge` — a
+   * revoked copy keeps working until then; `"off"`: never (Auth.js's behaviour).
+   */
+  revocation?: SessionRevocationMode
+  /**
+   * Seconds after sign-in (`auth_time`) at which a session ends however often it is renewed
+   * (ASVS 7.3.2). Default: no cap.
+   */
+  absoluteMaxAge?: number
+  /**
+   * What a read does when the revocation state cannot be reached (store or database down):
+   * `"closed"` (default) treats the session as absent for that request (the cookie is kept,
+   * so it works again once the state is back); `"open"` trusts the token. Logged either way.
+   */
+  revocationFailure?: "closed" | "open"
 }
+
+export type SessionRevocationMode = "strict" | "reissue" | "off"
 
 export interface CallbacksOptions {
   /**
@@ -207,6 +227,8 @@ export interface EventCallbacks {
  * - `experimental-webauthn`: `experimental.enableWebAuthn` is on.
  * - `session-unreadable`: a session cookie could not be used (bad or expired token, rotated-out
  *   secret, deleted row); it was treated as no session and cleared.
+ * - `session-revoked`: a JWT session was refused: signed out (`sid` revoked), ended by "sign out
+ *   everywhere" (user session version), or past `session.absoluteMaxAge`; cookie cleared.
  * - `secret-weak`: a secret shorter than 32 bytes (outside production; in production it is a
  *   configuration error).
  * - `env-url-basepath-redundant`: `AUTH_URL` has a path but `basePath` is set; `basePath` wins.
@@ -216,6 +238,7 @@ export type WarningCode =
   | "csrf-disabled"
   | "experimental-webauthn"
   | "session-unreadable"
+  | "session-revoked"
   | "secret-weak"
   | "env-url-basepath-redundant"
   /** A provider lacks what it needs to sign anyone in (the detail names the setting). */

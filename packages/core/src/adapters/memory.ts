@@ -15,6 +15,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterUser,
   VerificationToken,
 } from "../adapters.js"
@@ -39,6 +40,10 @@ export function MemoryAdapter(): Adapter {
   const sessions = new Map<string, AdapterSession>()
   const verificationTokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  // Revocation: revoked session ids (until when), user session versions, session records.
+  const revokedSessions = new Map<string, number>()
+  const sessionVersions = new Map<string, number>()
+  const sessionRecords = new Map<string, AdapterSessionRecord>()
 
   const findUser = (id: string | undefined) =>
     id === undefined ? null : copy(users.get(id) ?? null)
@@ -207,6 +212,45 @@ export function MemoryAdapter(): Adapter {
       const updated = { ...current, counter: newCounter }
       authenticators.set(credentialID, updated)
       return copy(updated)
+    },
+
+    revokeSession(sid, expires) {
+      revokedSessions.set(sid, new Date(expires).getTime())
+      sessionRecords.delete(sid)
+    },
+
+    getSessionRevocation({ sid, userId }) {
+      const until = sid === undefined ? undefined : revokedSessions.get(sid)
+      if (until !== undefined && until <= Date.now()) revokedSessions.delete(sid!)
+      return {
+        revoked: until !== undefined && until > Date.now(),
+        version: userId === undefined ? 0 : (sessionVersions.get(userId) ?? 0),
+      }
+    },
+
+    bumpUserSessionVersion(userId) {
+      const version = (sessionVersions.get(userId) ?? 0) + 1
+      sessionVersions.set(userId, version)
+      for (const [sid, record] of sessionRecords) {
+        if (record.userId === userId) sessionRecords.delete(sid)
+      }
+      return version
+    },
+
+    deleteUserSessions(userId) {
+      for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token)
+    },
+
+    createSessionRecord(record) {
+      sessionRecords.set(record.sid, copy(record))
+    },
+
+    listSessionRecords(userId) {
+      const now = Date.now()
+      return [...sessionRecords.values()]
+        .filter((r) => r.userId === userId && r.expires.getTime() > now)
+        .sort((a, b) => a.authTime.getTime() - b.authTime.getTime())
+        .map(copy)
     },
   }
 }

@@ -9,7 +9,8 @@
  * @module @latchkey/core/providers/email
  */
 import type { TransportConfig } from "nodemailer"
-import type { RateLimitRule, RateLimitStore } from "../lib/rate-limit/store.js"
+import type { SignInRateLimitOptions } from "../lib/rate-limit/options.js"
+import type { RateLimitRule } from "../lib/rate-limit/store.js"
 import type { Awaitable, Theme } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
 import { Nodemailer, type NodemailerUserConfig } from "./nodemailer.js"
@@ -33,21 +34,14 @@ export interface SendVerificationRequestParams {
 
 /**
  * Rate limits of sending sign-in mails. Defaults: 5 mails per address and 20 per client IP per
- * 15 minutes, counted in one in-memory store shared by every email provider of the process.
+ * 15 minutes, counted in the top-level `store` (one in-memory store per process by default).
  * `false` (here or for one rule) turns limiting off.
  */
-export interface EmailRateLimitOptions {
-  /** Where attempts are counted. Use a shared store when running several instances. */
-  store?: RateLimitStore
+export interface EmailRateLimitOptions extends SignInRateLimitOptions {
   /** Mails to one address. Over the limit: the verify-request page is shown, nothing is sent. */
   perAddress?: RateLimitRule | false
   /** Sign-in mails requested from one client IP. Over the limit: a 429 "too many attempts" page. */
   perIp?: RateLimitRule | false
-  /**
-   * The client IP of a request, for `perIp`. Default: the rightmost `X-Forwarded-For` entry,
-   * else `X-Real-IP` (right behind one proxy; see `lib/rate-limit/client-ip.ts`).
-   */
-  getClientIp?: (request: Request) => string | undefined
 }
 
 /** Mail transport: an SMTP URL (`smtp://user:pass@host:587`, `smtps://…`) or nodemailer options. */

@@ -5,6 +5,7 @@
  *
  * @module @latchkey/core/providers
  */
+import type { CredentialsRateLimitOptions } from "../lib/rate-limit/credentials-limits.js"
 import type { Awaitable, User } from "../types.js"
 
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -51,6 +52,11 @@ export interface CredentialsConfig<
     credentials: Partial<Record<keyof C, unknown>> & Record<string, unknown>,
     request: Request,
   ) => Awaitable<User | null>
+  /**
+   * Sign-in attempt limits per client IP and per account name, counted before `authorize`.
+   * Default: 50 per IP and 10 per account per 15 minutes; `false` turns them off.
+   */
+  rateLimit?: CredentialsRateLimitOptions | false
 }
 
 import type { OAuthConfig, OIDCConfig } from "./oauth.js"

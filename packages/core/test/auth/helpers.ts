@@ -1,5 +1,6 @@
 import { parse as parseSetCookie } from "cookie"
 import Credentials from "../../src/providers/credentials.js"
+import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig, LoggerInstance } from "../../src/types.js"
 
 export const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
@@ -40,6 +41,8 @@ export function makeConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
     secret: SECRET,
     trustHost: true,
     logger: recordingLogger().logger,
+    // Each config counts its own sign-in attempts: tests sign alice in far more than 10 times.
+    store: new MemoryStore(),
     ...overrides,
   }
 }

@@ -1,14 +1,12 @@
 /** The top-level `store` option: what the core counts in when a provider names no store. */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { Auth } from "../../src/index.js"
 import { resolveConfig } from "../../src/lib/config/resolve.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import { defaultStore, MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
 import { SECRET } from "../email/helpers.js"
-
-const ORIGIN = "http://localhost:3000"
+import { postForm } from "./post-form.js"
 
 function recordingStore(): { store: Store; keys: string[] } {
   const inner = new MemoryStore()
@@ -41,24 +39,11 @@ describe("config.store", () => {
       store,
       providers: [Nodemailer({ id: "email", sendVerificationRequest: () => {} })],
     }
-    const csrfRes = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
-    const { csrfToken } = (await csrfRes.json()) as { csrfToken: string }
-    const cookie = csrfRes.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ")
-    const res = await Auth(
-      new Request(`${ORIGIN}/auth/signin/email`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          cookie,
-          origin: ORIGIN,
-          "x-forwarded-for": "192.0.2.44",
-        },
-        body: new URLSearchParams({ email: "ann@example.com", csrfToken }).toString(),
-      }),
+    const res = await postForm(
       config,
+      "/auth/signin/email",
+      { email: "ann@example.com" },
+      "192.0.2.44",
     )
     expect(res.status).toBe(303)
     expect(keys).toEqual(["email-send:ip:192.0.2.44", "email-send:address:ann@example.com"])

@@ -24,7 +24,14 @@ export const MIN_SECRET_BYTES = 32
 export interface AssertInput {
   providers: readonly ProviderConfig[]
   secret: readonly string[]
-  session: { strategy: string; maxAge: number; updateAge: number }
+  session: {
+    strategy: string
+    maxAge: number
+    updateAge: number
+    revocation?: string
+    absoluteMaxAge?: number | undefined
+    revocationFailure?: string
+  }
   env: EnvObject
 }
 
@@ -112,6 +119,27 @@ function checkSessionNumbers(session: AssertInput["session"], problems: AuthErro
   }
   if (session.strategy !== "jwt" && session.strategy !== "database") {
     problems.push(new InvalidParameter("session.strategy", 'must be "jwt" or "database"'))
+  }
+  checkRevocationOptions(session, problems)
+}
+
+function checkRevocationOptions(session: AssertInput["session"], problems: AuthError[]): void {
+  const { revocation, absoluteMaxAge, revocationFailure } = session
+  if (revocation !== undefined && !["strict", "reissue", "off"].includes(revocation)) {
+    problems.push(
+      new InvalidParameter("session.revocation", 'must be "strict", "reissue" or "off"'),
+    )
+  }
+  if (
+    absoluteMaxAge !== undefined &&
+    (typeof absoluteMaxAge !== "number" || !Number.isFinite(absoluteMaxAge) || absoluteMaxAge <= 0)
+  ) {
+    problems.push(
+      new InvalidParameter("session.absoluteMaxAge", "must be a positive number of seconds"),
+    )
+  }
+  if (revocationFailure !== undefined && !["closed", "open"].includes(revocationFailure)) {
+    problems.push(new InvalidParameter("session.revocationFailure", 'must be "closed" or "open"'))
   }
 }
 

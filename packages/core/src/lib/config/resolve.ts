@@ -13,6 +13,7 @@ import type {
   CookiesOptions,
   EventCallbacks,
   PagesOptions,
+  SessionRevocationMode,
   SessionStrategy,
   Theme,
 } from "../../types.js"
@@ -37,6 +38,9 @@ export interface ResolvedSessionOptions {
   readonly maxAge: number
   readonly updateAge: number
   readonly generateSessionToken: () => string
+  readonly revocation: SessionRevocationMode
+  readonly absoluteMaxAge: number | undefined
+  readonly revocationFailure: "closed" | "open"
 }
 
 export interface ResolvedConfig {
@@ -91,6 +95,9 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     maxAge: sessionMaxAge,
     updateAge: config.session?.updateAge ?? DEFAULT_UPDATE_AGE,
     generateSessionToken: config.session?.generateSessionToken ?? generateSessionToken,
+    revocation: config.session?.revocation ?? "reissue",
+    absoluteMaxAge: config.session?.absoluteMaxAge,
+    revocationFailure: config.session?.revocationFailure ?? "closed",
   })
   const jwt: JWTOptions = Object.freeze({
     secret: [...secret],

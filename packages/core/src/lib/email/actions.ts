@@ -96,6 +96,7 @@ export async function emailCallback(
     secret: ctx.config.secret,
     token: body.token,
     email: body.email,
+    store: ctx.config.store,
   })
   return completeSignIn(ctx, provider, {
     user: verified.user,

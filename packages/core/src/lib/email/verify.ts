@@ -11,6 +11,7 @@ import type { Adapter, AdapterUser } from "../../adapters.js"
 import { MissingAdapterMethods, Verification } from "../../errors.js"
 import type { EmailConfig } from "../../providers/email.js"
 import type { Account } from "../../types.js"
+import type { Store } from "../rate-limit/store.js"
 import { MAX_EMAIL_LENGTH } from "./normalize-identifier.js"
 import { emailSecrets } from "./secrets.js"
 import { hashVerificationToken, storedTokenEquals } from "./verification-token.js"
@@ -27,6 +28,8 @@ export interface VerifyEmailSignInParams {
   token: unknown
   /** The `email` field of the POST body. */
   email: unknown
+  /** `config.store`: remembers used links (see `rememberUse`). */
+  store?: Store | undefined
 }
 
 export interface VerifyEmailSignInResult {
@@ -85,6 +88,7 @@ export async function verifyEmailSignIn(
   if (Number.isNaN(expires.getTime()) || expires.getTime() <= now.getTime()) {
     throw invalid("expired")
   }
+  await rememberUse(params.store, expected, expires.getTime() - now.getTime())
 
   const existing = await adapter.getUserByEmail(stored.identifier)
   const user: AdapterUser = existing ?? {
@@ -103,6 +107,26 @@ export async function verifyEmailSignIn(
     isNewUser: existing === null || existing === undefined,
     emailVerified: now,
   }
+}
+
+/**
+ * A second line behind `useVerificationToken`'s single use: the link's hash is remembered in
+ * the store until the link would expire, so an adapter whose lookup-and-delete is not atomic
+ * still lets two concurrent redemptions (on two instances, say) produce one session at most.
+ * A store that cannot answer refuses the link (fail closed); the person asks for a new one.
+ */
+async function rememberUse(store: Store | undefined, hash: string, ttlMs: number): Promise<void> {
+  if (!store) return
+  let fresh: boolean
+  try {
+    fresh = await store.consumeOnce(`email-link:${hash}`, Math.max(1000, ttlMs))
+  } catch (cause) {
+    throw new Verification("The sign-in link could not be checked (store unavailable)", {
+      cause,
+      details: { reason: "store-unavailable" },
+    })
+  }
+  if (!fresh) throw invalid("replayed")
 }
 
 function invalid(reason: string): Verification {

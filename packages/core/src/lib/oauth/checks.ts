@@ -2,14 +2,17 @@
  * The three check cookies of an authorization request (`state`, PKCE verifier, `nonce`), sealed
  * with the token module (salt = the cookie's name, 15 minutes) and bound to the provider that
  * minted them, as in Auth.js, so cookies from a flow still in progress during an upgrade keep
- * working. On top of Auth.js, a consumed state is remembered until it expires, so replaying a
- * callback with a copied cookie fails even before the provider refuses the used code.
+ * working. On top of Auth.js, a consumed state is remembered until it expires (in the configured
+ * store, so across instances), and replaying a callback with a copied cookie fails even before
+ * the provider refuses the used code.
  */
 import { InvalidCheck } from "../../errors.js"
 import { decode, encode } from "../../jwt.js"
 import type { CookieOption, ResponseCookie } from "../../types.js"
 import { deletionCookie } from "../cookies/serialize.js"
 import { randomBase64Url } from "../crypto/random.js"
+import { defaultStore } from "../rate-limit/memory-store.js"
+import type { Store } from "../rate-limit/store.js"
 import type { OAuthFlowContext } from "./context.js"
 
 export const CHECK_MAX_AGE = 15 * 60
@@ -114,22 +117,46 @@ export async function readStateParam(
   return payload
 }
 
-const consumed = new Map<string, number>()
-const MAX_CONSUMED = 10_000
-
-/** Remember a sealed check as used until it would expire anyway. */
-function consume(jti: string | undefined, exp: number | undefined, nowMs: number): boolean {
+/**
+ * Remember a sealed state as used until it would expire anyway, in the configured store, so
+ * a replay is refused by every instance. `false`: seen before. A store that cannot answer
+ * throws: the check fails closed.
+ */
+async function consume(
+  store: Store,
+  jti: string | undefined,
+  exp: number | undefined,
+  nowMs: number,
+): Promise<boolean> {
   if (!jti) return true
-  const nowS = Math.floor(nowMs / 1000)
-  if (consumed.size > MAX_CONSUMED) {
-    for (const [key, until] of consumed) if (until < nowS) consumed.delete(key)
-    // Still full: forget the oldest. The cookie deletion and the provider's single-use
-    // code still stop a replay; this store is the extra layer.
-    while (consumed.size > MAX_CONSUMED) consumed.delete(consumed.keys().next().value!)
+  const untilMs = (exp ?? Math.floor(nowMs / 1000) + CHECK_MAX_AGE) * 1000
+  return store.consumeOnce(`oauth-state:${jti}`, Math.max(1000, untilMs - nowMs))
+}
+
+async function consumeState(
+  ctx: OAuthFlowContext,
+  providerId: string,
+  sealed: SealedCheck,
+): Promise<void> {
+  let fresh: boolean
+  try {
+    fresh = await consume(
+      ctx.store ?? defaultStore(),
+      sealed.jti,
+      sealed.exp,
+      (ctx.now ?? Date.now)(),
+    )
+  } catch (cause) {
+    throw new InvalidCheck("The state could not be checked against replays (store unavailable)", {
+      cause,
+      details: { provider: providerId, check: "state", reason: "store-unavailable" },
+    })
   }
-  if (consumed.has(jti)) return false
-  consumed.set(jti, exp ?? nowS + CHECK_MAX_AGE)
-  return true
+  if (!fresh) {
+    throw new InvalidCheck("The state was already used", {
+      details: { provider: providerId, check: "state", reason: "replayed" },
+    })
+  }
 }
 
 /**
@@ -162,11 +189,7 @@ export async function openCheck(
       details: { provider: providerId, check: which, reason: "provider-mismatch" },
     })
   }
-  if (which === "state" && !consume(sealed.jti, sealed.exp, (ctx.now ?? Date.now)())) {
-    throw new InvalidCheck("The state was already used", {
-      details: { provider: providerId, check: which, reason: "replayed" },
-    })
-  }
+  if (which === "state") await consumeState(ctx, providerId, sealed)
   return sealed.value
 }
 

@@ -3,6 +3,7 @@
  * be driven (and tested) without the rest of the handler.
  */
 import type { CookiesOptions } from "../../types.js"
+import type { Store } from "../rate-limit/store.js"
 
 export interface OAuthFlowContext {
   /** Every secret, the encrypting one first (the resolved config's `secret`). */
@@ -16,6 +17,8 @@ export interface OAuthFlowContext {
   readonly logger?: {
     debug(message: string, metadata?: Record<string, unknown>): void
   }
+  /** Where consumed states are remembered (`config.store`). Default: the memory store. */
+  readonly store?: Store
   /** Clock in milliseconds (tests). */
   readonly now?: () => number
 }

@@ -11,6 +11,7 @@ export function oauthFlowContext(ctx: RequestContext, providerId: string): OAuth
     callbackUrl: actionUrl(ctx, "callback", providerId),
     redirectProxyUrl: ctx.config.redirectProxyUrl,
     logger: ctx.logger,
+    store: ctx.config.store,
   }
 }
 

@@ -11,7 +11,10 @@
  *   attacker "this address was just asked for" (by its owner, perhaps), and the real owner,
  *   who already has up to 5 working links in their inbox, loses nothing.
  */
+
+import type { StoreError } from "../../errors.js"
 import type { EmailRateLimitOptions } from "../../providers/email.js"
+import { countAttempt } from "./count-attempt.js"
 import { defaultStore } from "./memory-store.js"
 import type { RateLimitRule, RateLimitStore } from "./store.js"
 
@@ -33,18 +36,24 @@ export const DEFAULT_PER_IP: Readonly<RateLimitRule> = Object.freeze({
 export const defaultRateLimitStore = defaultStore
 
 export type EmailRateLimitVerdict =
-  | { allowed: true }
-  | { allowed: false; scope: "ip" | "address"; retryAfterSeconds: number }
+  | { allowed: true; unavailable?: StoreError }
+  | {
+      allowed: false
+      scope: "ip" | "address"
+      retryAfterSeconds: number
+      unavailable?: StoreError
+    }
 
-async function check(
-  store: RateLimitStore,
-  key: string,
-  rule: RateLimitRule | false | undefined,
-  fallback: RateLimitRule,
-): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-  if (rule === false) return { allowed: true, retryAfterSeconds: 0 }
-  const { limit, windowMs } = rule ?? fallback
-  return store.hit(key, windowMs, limit)
+async function hitLimit(
+  options: EmailRateLimitOptions | undefined,
+  configStore: RateLimitStore,
+  scope: "ip" | "address",
+  value: string,
+  rule: RateLimitRule | false,
+): Promise<EmailRateLimitVerdict> {
+  const store = options?.store ?? configStore
+  const verdict = await countAttempt(store, `email-send:${scope}:${value}`, rule, options?.failOpen)
+  return verdict.allowed ? verdict : { ...verdict, scope }
 }
 
 /** Counts one attempt from `ip` (unknown IP: not limited). */
@@ -54,11 +63,7 @@ export async function hitIpLimit(
   configStore: RateLimitStore = defaultStore(),
 ): Promise<EmailRateLimitVerdict> {
   if (options === false || ip === undefined || ip === "") return { allowed: true }
-  const store = options?.store ?? configStore
-  const result = await check(store, `email-send:ip:${ip}`, options?.perIp, DEFAULT_PER_IP)
-  return result.allowed
-    ? { allowed: true }
-    : { allowed: false, scope: "ip", retryAfterSeconds: result.retryAfterSeconds }
+  return hitLimit(options, configStore, "ip", ip, options?.perIp ?? DEFAULT_PER_IP)
 }
 
 /**
@@ -83,10 +88,6 @@ export async function hitAddressLimit(
   configStore: RateLimitStore = defaultStore(),
 ): Promise<EmailRateLimitVerdict> {
   if (options === false) return { allowed: true }
-  const store = options?.store ?? configStore
-  const key = `email-send:address:${mailboxOf(identifier)}`
-  const result = await check(store, key, options?.perAddress, DEFAULT_PER_ADDRESS)
-  return result.allowed
-    ? { allowed: true }
-    : { allowed: false, scope: "address", retryAfterSeconds: result.retryAfterSeconds }
+  const rule = options?.perAddress ?? DEFAULT_PER_ADDRESS
+  return hitLimit(options, configStore, "address", mailboxOf(identifier), rule)
 }

@@ -2,6 +2,7 @@
 import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
 import { presentSessionCookieNames, writeSessionCookies } from "../cookies/session-store.js"
+import { sessionExpiry } from "../revocation/index.js"
 import { nowSeconds } from "../time.js"
 import type { SessionContext } from "./context.js"
 
@@ -9,13 +10,19 @@ import type { SessionContext } from "./context.js"
 export async function issueJwtSession(sctx: SessionContext, token: JWT): Promise<ResponseCookie[]> {
   const { config } = sctx
   const { name, options } = sctx.cookies.sessionToken
+  const now = nowSeconds()
+  const end = sessionExpiry(
+    config,
+    now,
+    typeof token.auth_time === "number" ? token.auth_time : now,
+  )
   const value = await config.jwt.encode({
     token,
     secret: config.jwt.secret,
-    maxAge: config.jwt.maxAge,
+    maxAge: Math.min(config.jwt.maxAge, end - now),
     salt: name,
   })
-  const expires = new Date((nowSeconds() + config.session.maxAge) * 1000)
+  const expires = new Date(end * 1000)
   const present = presentSessionCookieNames(sctx.requestCookies, name)
   return writeSessionCookies(name, value, { ...options, expires }, present)
 }

@@ -17,6 +17,12 @@ import {
 } from "../cookies/session-store.js"
 import { emitEvent } from "../events.js"
 import { keepProviderTokens, markSession, tokenHasRefreshError } from "../refresh/session-error.js"
+import {
+  checkRevocation,
+  pastAbsoluteEnd,
+  sessionExpiry,
+  touchSessionRecord,
+} from "../revocation/index.js"
 import { nowSeconds } from "../time.js"
 import { sealedWithFirstSecret } from "../token/codec.js"
 import { decodeFirstCandidate, sessionCookieCandidates } from "../token/read-request.js"
@@ -39,6 +45,18 @@ export async function decodeSessionCookie(
 function findSessionToken(sctx: SessionContext, candidates: readonly string[]) {
   const { jwt } = sctx.config
   return decodeFirstCandidate(candidates, jwt.decode, jwt.secret, sctx.cookies.sessionToken.name)
+}
+
+/**
+ * Puts the session's `sid`, `auth_time` and `sv` back on a token about to be re-issued. A
+ * token from before revocation existed (or from Auth.js) gets its first `sid` and starts its
+ * `absoluteMaxAge` clock now.
+ */
+function restoreIdentity(next: JWT, identity: Pick<JWT, "sid" | "auth_time" | "sv">, now: number) {
+  next.sid = typeof identity.sid === "string" ? identity.sid : crypto.randomUUID()
+  next.auth_time = typeof identity.auth_time === "number" ? identity.auth_time : now
+  if (typeof identity.sv === "number") next.sv = identity.sv
+  else delete next.sv
 }
 
 /**
@@ -72,11 +90,43 @@ export async function readJwtSession(
     return { session: null, cookies: clear() }
   }
   const token = found.payload
+  const now = nowSeconds()
+  if (pastAbsoluteEnd(config, token, now)) {
+    logger.warn("session-revoked")
+    return { session: null, cookies: clear() }
+  }
+  const { updateAge, revocation } = config.session
+  const issuedAt = token.iat
+  const dueByAge =
+    update !== undefined ||
+    updateAge === 0 ||
+    typeof issuedAt !== "number" ||
+    now - issuedAt >= updateAge
+  // Checked before the jwt callback, so a revoked session never reaches app code.
+  let checked = false
+  const refusal = async (): Promise<SessionResult | undefined> => {
+    checked = true
+    const check = await checkRevocation(config, token)
+    if (check.outcome === "valid") return undefined
+    if (check.outcome === "revoked") {
+      logger.warn("session-revoked")
+      logger.debug("session revoked", { reason: check.reason })
+      return { session: null, cookies: clear() }
+    }
+    logger.error(check.error)
+    // Fail closed: no session for this request, but the cookie stays for when it is back.
+    return config.session.revocationFailure === "open" ? undefined : { session: null, cookies: [] }
+  }
+  if (revocation === "strict" || (revocation === "reissue" && dueByAge)) {
+    const refused = await refusal()
+    if (refused) return refused
+  }
+  // The session's identity is the core's, not the callback's to change or drop.
+  const identity = { sid: token.sid, auth_time: token.auth_time, sv: token.sv }
   try {
     // Without a jwt callback the token cannot change, so there is nothing to compare.
     const customJwt = config.callbacks.jwt !== defaultJwtCallback
     const before = customJwt ? JSON.stringify(token) : ""
-    const issuedAt = token.iat
     const returned = await config.callbacks.jwt({
       token,
       session: update?.data,
@@ -88,25 +138,25 @@ export async function readJwtSession(
     }
     const next = customJwt ? keepProviderTokens(token, returned) : returned
 
-    const now = nowSeconds()
-    const { updateAge, maxAge } = config.session
     const rotated = sealedWithOlderSecret(sctx, found.token)
     const due =
-      update !== undefined ||
-      updateAge === 0 ||
-      typeof issuedAt !== "number" ||
-      now - issuedAt >= updateAge ||
+      dueByAge ||
       (customJwt && JSON.stringify(next) !== before) ||
       (rotated !== false && (await rotated))
 
     let expiresAt: number
     let cookies: SessionResult["cookies"] = []
     if (due) {
-      expiresAt = now + maxAge
+      if (revocation === "reissue" && !checked) {
+        const refused = await refusal()
+        if (refused) return refused
+      }
+      restoreIdentity(next, identity, now)
+      expiresAt = sessionExpiry(config, now, next.auth_time!)
       const value = await config.jwt.encode({
         token: next,
         secret: config.jwt.secret,
-        maxAge: config.jwt.maxAge,
+        maxAge: Math.min(config.jwt.maxAge, expiresAt - now),
         salt: name,
       })
       cookies = writeSessionCookies(
@@ -115,9 +165,10 @@ export async function readJwtSession(
         { ...options, expires: new Date(expiresAt * 1000) },
         present(),
       )
+      await touchSessionRecord(config, logger, next, expiresAt)
       logger.debug("session token re-issued", { chunks: cookies.filter((c) => c.value).length })
     } else {
-      expiresAt = typeof token.exp === "number" ? token.exp : now + maxAge
+      expiresAt = typeof token.exp === "number" ? token.exp : sessionExpiry(config, now, now)
     }
 
     const session = await config.callbacks.session({

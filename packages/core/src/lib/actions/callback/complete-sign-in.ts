@@ -16,6 +16,7 @@ import { type Outcome, redirect } from "../../http/outcome.js"
 import { toLocation } from "../../redirect.js"
 import { issueWithinBudget } from "../../refresh/session-cookie.js"
 import { withSignInTokens } from "../../refresh/sign-in.js"
+import { newSessionClaims } from "../../revocation/index.js"
 import { sessionContext } from "../../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../../session/issue.js"
 import { resolveLogin } from "./handle-login.js"
@@ -54,11 +55,13 @@ export async function completeSignIn(
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {
+    const claims = await newSessionClaims(config, logger, user.id)
     const defaultToken: JWT = {
       name: user.name ?? null,
       email: user.email ?? null,
       picture: user.image ?? null,
       sub: user.id,
+      ...claims,
     }
     const token = await config.callbacks.jwt({
       token: defaultToken,
@@ -74,15 +77,15 @@ export async function completeSignIn(
         ctx,
         clearSessionCookies(options, presentSessionCookieNames(ctx.parsed.cookies, name)),
       )
-    } else if (config.adapter) {
-      addCookies(ctx, await issueJwtSession(sctx, token))
     } else {
+      // The session's identity is the core's: a callback that rebuilt the token keeps it.
+      const session = { ...token, ...claims }
       // No adapter: a refreshing provider's tokens ride in the (encrypted) session token.
-      const withTokens = withSignInTokens(token, provider, account)
+      const withTokens = config.adapter ? session : withSignInTokens(session, provider, account)
       addCookies(
         ctx,
-        withTokens === token
-          ? await issueJwtSession(sctx, token)
+        withTokens === session
+          ? await issueJwtSession(sctx, session)
           : await issueWithinBudget(sctx, withTokens, provider.id),
       )
     }

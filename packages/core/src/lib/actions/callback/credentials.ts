@@ -16,6 +16,7 @@ import { resolveCallbackUrl } from "../../callback-url.js"
 import type { RequestContext } from "../../context.js"
 import { requireCsrf } from "../../csrf/require.js"
 import type { Outcome } from "../../http/outcome.js"
+import { enforceCredentialsLimits } from "../../rate-limit/credentials-limits.js"
 import { completeSignIn } from "./complete-sign-in.js"
 
 export async function credentialsCallback(
@@ -32,6 +33,7 @@ export async function credentialsCallback(
   const callbackUrl = await resolveCallbackUrl(ctx)
 
   const { csrfToken: _csrfToken, ...credentials } = ctx.parsed.body
+  const succeeded = await enforceCredentialsLimits(ctx, provider, credentials)
   let user: User | null
   try {
     user = await provider.authorize(credentials, rebuildRequest(ctx))
@@ -47,6 +49,7 @@ export async function credentialsCallback(
       details: { provider: provider.id },
     })
 
+  await succeeded()
   const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
   await assertStoredUser(ctx, provider.id, id)
   const signedIn: User = { ...user, id }

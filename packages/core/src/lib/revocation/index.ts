@@ -1,0 +1,151 @@
+/**
+ * Session revocation for the core: which backend holds the state, the claims a new session
+ * gets, and the check a read makes. The rules:
+ *
+ * - every JWT session carries `sid` (stable across re-issues), `auth_time` (sign-in time) and
+ *   `sv` (the user's session version at sign-in; absent means 0);
+ * - it is revoked when its `sid` was revoked, or its `sv` is below the user's version;
+ * - `session.revocation` says when a read checks: every read (`strict`), at re-issue
+ *   (`reissue`), never (`off`); `session.absoluteMaxAge` ends it from `auth_time` regardless.
+ */
+
+import { StoreError } from "../../errors.js"
+import type { JWT } from "../../jwt.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { Logger } from "../logger.js"
+import { defaultStore, MemoryStore } from "../rate-limit/memory-store.js"
+import { nowSeconds } from "../time.js"
+import { adapterRevocation, hasRevocationMethods } from "./adapter-backend.js"
+import type { RevocationBackend, RevocationVerdict } from "./backend.js"
+import { storeRevocation } from "./store-backend.js"
+
+export type { RevocationBackend, SessionRecord } from "./backend.js"
+
+const backends = new WeakMap<ResolvedConfig, RevocationBackend>()
+
+// Not the default store: its keys (rate-limit counters) are ones a client can mint at will,
+// and a flood of them would evict revocations (the memory store drops its oldest keys when
+// full). Revocation keys only come from sign-ins and sign-outs.
+let revocationStore: MemoryStore | undefined
+function memoryRevocationStore(): MemoryStore {
+  revocationStore ??= new MemoryStore({ maxKeys: 100_000 })
+  return revocationStore
+}
+
+/** The longest a session token can live: what revocation state must outlive. */
+export function tokenLifetime(config: ResolvedConfig): number {
+  return Math.max(config.session.maxAge, config.jwt.maxAge)
+}
+
+/**
+ * A configured `store` (Redis) wins: it is what several instances share. Without one, an
+ * adapter with the revocation methods keeps the state in the database. Otherwise the
+ * process's memory store does, which is right for one instance.
+ */
+export function revocationBackend(config: ResolvedConfig): RevocationBackend {
+  let backend = backends.get(config)
+  if (backend) return backend
+  const storeConfigured = config.store !== defaultStore()
+  backend = storeConfigured
+    ? storeRevocation(config.store, tokenLifetime(config))
+    : hasRevocationMethods(config.adapter)
+      ? adapterRevocation(config.adapter)
+      : storeRevocation(memoryRevocationStore(), tokenLifetime(config))
+  backends.set(config, backend)
+  return backend
+}
+
+/** The claims of a new session; records it for `listUserSessions` when revocation is on. */
+export async function newSessionClaims(
+  config: ResolvedConfig,
+  logger: Logger,
+  userId: string | undefined,
+): Promise<Pick<JWT, "sid" | "auth_time" | "sv">> {
+  const claims: Pick<JWT, "sid" | "auth_time" | "sv"> = {
+    sid: crypto.randomUUID(),
+    auth_time: nowSeconds(),
+  }
+  if (config.session.revocation === "off" || userId === undefined) return claims
+  const backend = revocationBackend(config)
+  try {
+    const sv = await backend.userVersion(userId)
+    if (sv > 0) claims.sv = sv
+    await backend.recordSession({
+      sid: claims.sid!,
+      userId,
+      authTime: claims.auth_time!,
+      expires: sessionExpiry(config, claims.auth_time!, claims.auth_time!),
+    })
+  } catch (cause) {
+    // A session that cannot learn the user's version could never be ended by "sign out
+    // everywhere": refuse the sign-in unless the app chose to fail open.
+    if (config.session.revocationFailure === "closed") throw asStoreError(cause)
+    logger.error(asStoreError(cause))
+  }
+  return claims
+}
+
+/** When a session issued (or re-issued) at `now` ends: `maxAge`, capped by `absoluteMaxAge`. */
+export function sessionExpiry(config: ResolvedConfig, now: number, authTime: number): number {
+  const { maxAge, absoluteMaxAge } = config.session
+  const rolling = now + maxAge
+  return absoluteMaxAge === undefined ? rolling : Math.min(rolling, authTime + absoluteMaxAge)
+}
+
+/** Whether the session is past `absoluteMaxAge` (tokens without `auth_time`: never). */
+export function pastAbsoluteEnd(config: ResolvedConfig, token: JWT, now: number): boolean {
+  const { absoluteMaxAge } = config.session
+  if (absoluteMaxAge === undefined || typeof token.auth_time !== "number") return false
+  return token.auth_time + absoluteMaxAge <= now
+}
+
+export type RevocationCheck =
+  | { outcome: "valid" }
+  | { outcome: "revoked"; reason: RevocationVerdict["reason"] }
+  | { outcome: "unavailable"; error: StoreError }
+
+/** Asks the backend about `token`. Never throws: an unreachable backend is `unavailable`. */
+export async function checkRevocation(
+  config: ResolvedConfig,
+  token: JWT,
+): Promise<RevocationCheck> {
+  const sid = typeof token.sid === "string" ? token.sid : undefined
+  const userId = typeof token.sub === "string" ? token.sub : undefined
+  const sv = typeof token.sv === "number" ? token.sv : 0
+  if (sid === undefined && userId === undefined) return { outcome: "valid" }
+  try {
+    const verdict = await revocationBackend(config).check(sid, userId, sv)
+    return verdict.revoked ? { outcome: "revoked", reason: verdict.reason } : { outcome: "valid" }
+  } catch (cause) {
+    return { outcome: "unavailable", error: asStoreError(cause) }
+  }
+}
+
+function asStoreError(cause: unknown): StoreError {
+  if (cause instanceof StoreError) return cause
+  return new StoreError("The session revocation state could not be reached", { cause })
+}
+
+/**
+ * Moves a re-issued session's end forward in its record (for `listUserSessions`). Display
+ * only: a failure is logged, and the session goes on.
+ */
+export async function touchSessionRecord(
+  config: ResolvedConfig,
+  logger: Logger,
+  token: JWT,
+  expires: number,
+): Promise<void> {
+  if (config.session.revocation === "off") return
+  if (typeof token.sub !== "string" || typeof token.sid !== "string") return
+  try {
+    await revocationBackend(config).recordSession({
+      sid: token.sid,
+      userId: token.sub,
+      authTime: typeof token.auth_time === "number" ? token.auth_time : nowSeconds(),
+      expires,
+    })
+  } catch (cause) {
+    logger.error(asStoreError(cause))
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * `@latchkey/store-redis`: Latchkey's store on Redis, for apps that run several instances.
+ *
+ * ```ts
+ * import { createClient } from "@redis/client" // or from "redis"
+ * import { RedisStore } from "@latchkey/store-redis"
+ *
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect()
+ * export const store = new RedisStore({ client, prefix: "myapp:auth:" })
+ * // AuthConfig: { ..., store }
+ * ```
+ *
+ * @module @latchkey/store-redis
+ */
+export { type RedisCommandClient, RedisStore, type RedisStoreOptions } from "./redis-store.js"

@@ -1,0 +1,20 @@
+/**
+ * The one Lua script: a fixed-window counter that counts and sets the window's expiry in one
+ * atomic step. INCR then PEXPIRE as two commands could leave a counter without a TTL (a crash
+ * in between) — a key that would never expire and lock someone out for good.
+ */
+import { createHash } from "node:crypto"
+
+// KEYS[1] = counter; ARGV[1] = window in ms. Returns { count, ms left in the window }.
+export const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`
+
+/** SHA-1 of the script, as EVALSHA names it (Redis's choice of hash, not a security use). */
+export const HIT_SCRIPT_SHA = createHash("sha1").update(HIT_SCRIPT).digest("hex")

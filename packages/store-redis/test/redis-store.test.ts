@@ -1,0 +1,75 @@
+/** What RedisStore adds to the contract: prefixes, TTL on every key, the script, bad input. */
+import { InvalidParameter } from "@latchkey/core/errors"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { RedisStore } from "../src/index.js"
+import {
+  connect,
+  hasRedisServer,
+  type RedisServer,
+  startRedisServer,
+  uniquePrefix,
+} from "./helpers.js"
+
+describe.skipIf(!hasRedisServer)("RedisStore on a server of its own", () => {
+  let server: RedisServer
+  let client: Awaited<ReturnType<typeof connect>>
+  beforeAll(async () => {
+    server = await startRedisServer()
+    client = await connect(server.url)
+  })
+  afterAll(async () => {
+    await client?.close().catch(() => {})
+    await server?.kill()
+  })
+
+  it("puts every key under the prefix, and every key has a TTL", async () => {
+    const prefix = uniquePrefix("ttl")
+    const store = new RedisStore({ client, prefix })
+    await store.hit("h", 60_000, 5)
+    await store.consumeOnce("c", 60_000)
+    await store.set("s", "v", 60_000)
+    const keys = await client.keys(`${prefix}*`)
+    expect(keys.sort()).toEqual([`${prefix}c`, `${prefix}h`, `${prefix}s`])
+    for (const key of keys) {
+      const ttl = await client.pTTL(key)
+      expect(ttl).toBeGreaterThan(0)
+      expect(ttl).toBeLessThanOrEqual(60_000)
+    }
+  })
+
+  it("two prefixes on one server do not see each other's keys", async () => {
+    const a = new RedisStore({ client, prefix: uniquePrefix("a") })
+    const b = new RedisStore({ client, prefix: uniquePrefix("b") })
+    await a.set("k", "from a", 60_000)
+    expect(await b.get("k")).toBeNull()
+    expect(await a.consumeOnce("once", 60_000)).toBe(true)
+    expect(await b.consumeOnce("once", 60_000)).toBe(true)
+  })
+
+  it("loads the hit script again after the server forgot it (SCRIPT FLUSH)", async () => {
+    const store = new RedisStore({ client, prefix: uniquePrefix("script") })
+    expect((await store.hit("k", 60_000, 2)).allowed).toBe(true)
+    await client.scriptFlush()
+    expect((await store.hit("k", 60_000, 2)).allowed).toBe(true)
+    expect((await store.hit("k", 60_000, 2)).allowed).toBe(false)
+  })
+
+  it("a counter whose TTL was lost gets one back on the next hit (never a key without expiry)", async () => {
+    const prefix = uniquePrefix("persist")
+    const store = new RedisStore({ client, prefix })
+    await store.hit("k", 60_000, 5)
+    await client.persist(`${prefix}k`)
+    await store.hit("k", 60_000, 5)
+    expect(await client.pTTL(`${prefix}k`)).toBeGreaterThan(0)
+  })
+
+  it("refuses a value over maxValueBytes before sending anything", async () => {
+    const store = new RedisStore({ client, prefix: uniquePrefix("big"), maxValueBytes: 16 })
+    await expect(store.set("k", "x".repeat(17), 60_000)).rejects.toBeInstanceOf(InvalidParameter)
+    await store.set("k", "x".repeat(16), 60_000)
+  })
+
+  it("refuses something that is not a client", () => {
+    expect(() => new RedisStore({ client: {} as never })).toThrow(InvalidParameter)
+  })
+})
