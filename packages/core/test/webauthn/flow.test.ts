@@ -12,6 +12,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
 import Passkey from "../../src/providers/passkey.js"
+import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ORIGIN, recordingLogger, SECRET } from "../auth/helpers.js"
 
@@ -236,6 +237,38 @@ describe("passkey bad input: typed error, nothing stored", () => {
     attacker.cookies.set("authjs.challenge", challengeCookie)
     const replay = await attacker.callback("authenticate", assertion)
     await expectRefused(s, replay, "replayed", attacker)
+  })
+
+  it("a replay sent to another instance that shares the store is refused there too", async () => {
+    const store = new MemoryStore()
+    const s = setup("jwt", { store })
+    const key = softwareAuthenticator()
+    await s.client().register(key, { email: "ann@example.com" })
+    const browser = s.client()
+    const options = await browser.options({ action: "authenticate" })
+    const challengeCookie = browser.cookies.get("authjs.challenge")!
+    const assertion = key.authenticate(options.body.options, { origin: ORIGIN })
+    expect((await browser.callback("authenticate", assertion)).url).toBe(`${ORIGIN}/`)
+    // Another instance: its own config object (resolved separately), the same store.
+    const other = new PasskeyClient({ Auth, config: { ...s.config }, origin: ORIGIN })
+    other.cookies.set("authjs.challenge", challengeCookie)
+    const replay = await other.callback("authenticate", assertion)
+    expect(errorOf(replay.url)).toBe("WebAuthnVerificationError")
+    expect(lastError(s.rec)).toMatchObject({ details: { reason: "replayed" } })
+    expect(await other.session()).toBeNull()
+  })
+
+  it("a store that cannot answer refuses the passkey (fail closed)", async () => {
+    const store = new MemoryStore()
+    const s = setup("jwt", { store })
+    const key = softwareAuthenticator()
+    await s.client().register(key, { email: "ann@example.com" })
+    store.consumeOnce = () => Promise.reject(new Error("store down"))
+    const browser = s.client()
+    const res = await browser.authenticate(key)
+    expect(errorOf(res.url)).toBe("WebAuthnVerificationError")
+    expect(lastError(s.rec)).toMatchObject({ details: { reason: "store-unavailable" } })
+    expect(await browser.session()).toBeNull()
   })
 
   it("an expired challenge (older than 5 minutes)", async () => {

@@ -10,7 +10,6 @@ import type { ResponseCookie } from "../../types.js"
 import type { RequestContext } from "../context.js"
 import { deletionCookie } from "../cookies/serialize.js"
 import { CLOCK_TOLERANCE_SECONDS } from "../token/claims.js"
-import { consumedChallenges } from "./consumed-challenges.js"
 
 export const CHALLENGE_MAX_AGE = 5 * 60
 
@@ -53,8 +52,13 @@ export function challengeDeletion(ctx: RequestContext): ResponseCookie {
   return deletionCookie(name, options)
 }
 
-function refuse(message: string, provider: string, reason: string): WebAuthnVerificationError {
-  return new WebAuthnVerificationError(message, { details: { provider, reason } })
+function refuse(
+  message: string,
+  provider: string,
+  reason: string,
+  cause?: unknown,
+): WebAuthnVerificationError {
+  return new WebAuthnVerificationError(message, { cause, details: { provider, reason } })
 }
 
 /**
@@ -96,8 +100,19 @@ export async function openChallenge(
   }
   // Remembered until the cookie could no longer decode (its expiry plus the decoder's leeway).
   const ttlMs = Math.max(0, (sealed.exp ?? 0) * 1000 - Date.now()) + DECODE_LEEWAY_MS
-  if (!(await consumedChallenges().consumeOnce(`webauthn:${sealed.challenge}`, ttlMs))) {
-    throw refuse("The passkey challenge was already used", provider, "replayed")
+  let fresh: boolean
+  try {
+    // The configured store (shared by every instance), else this process's memory store.
+    fresh = await ctx.config.store.consumeOnce(`webauthn:${sealed.challenge}`, ttlMs)
+  } catch (cause) {
+    // Fail closed: without the memory of used challenges a captured request could be replayed.
+    throw refuse(
+      "The passkey challenge could not be checked (store unavailable)",
+      provider,
+      "store-unavailable",
+      cause,
+    )
   }
+  if (!fresh) throw refuse("The passkey challenge was already used", provider, "replayed")
   return sealed
 }
