@@ -106,10 +106,9 @@ export async function signOut(
   input: SignOutInput,
 ): Promise<void> {
   const callbackUrl = input.redirectTo ?? currentPage(event)
-  const result = await callCore(event, config, {
-    path: `${basePathOf(config)}/signout`,
-    body: new URLSearchParams({ callbackUrl }),
-  })
+  const body = new URLSearchParams({ callbackUrl })
+  if (input.everywhere) body.set("everywhere", "true")
+  const result = await callCore(event, config, { path: `${basePathOf(config)}/signout`, body })
   if (redirectUrlOf(result) !== null) setSession(event, null)
   navigate(event, destination(result, config, event.url.origin), basePathOf(config))
 }

@@ -71,9 +71,18 @@ export const signInSchema = (z: Z) => ({
   authorizationParams: authorizationParams(z).optional(),
 })
 
-/** @public */
+/**
+ * `everywhere`: end every session of the user, on every device (a form field `everywhere=true`,
+ * or `true` from `signOut.submit()`), not just this one.
+ *
+ * @public
+ */
 export const signOutSchema = (z: Z) => ({
   redirectTo: redirectTo(z).optional(),
+  everywhere: z
+    .union([z.literal("true"), z.literal("false"), z.boolean()])
+    .transform((value) => value === true || value === "true")
+    .optional(),
 })
 
 /** Data for the session `update` trigger: a flat record of short strings. */

@@ -4,8 +4,10 @@
  * (q-data), and a core failure the page for its error type, never an HTTP error.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { Auth } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
 import GitHub from "@latchkey/core/providers/github"
+import { MemoryStore } from "@latchkey/core/store"
 import { describe, expect, it } from "vitest"
 import { signIn, signOut } from "../src/actions.js"
 import { handleRequest } from "../src/on-request.js"
@@ -25,7 +27,10 @@ class Sent {
 }
 
 /** The parts of Qwik City's request event the binding uses, recording what it does. */
-function fakeEvent(path: string, options: { qdata?: boolean; method?: string } = {}) {
+function fakeEvent(
+  path: string,
+  options: { qdata?: boolean; method?: string; cookie?: string } = {},
+) {
   const headers = new Headers()
   const sharedMap = new Map<string, unknown>()
   if (options.qdata) sharedMap.set("@isQData", true)
@@ -34,7 +39,11 @@ function fakeEvent(path: string, options: { qdata?: boolean; method?: string } =
     url,
     request: new Request(new URL(options.qdata ? `${url.pathname}q-data.json` : path, ORIGIN), {
       method: options.method ?? "POST",
-      headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" },
+      headers: {
+        origin: ORIGIN,
+        "sec-fetch-site": "same-origin",
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+      },
     }),
     headers,
     sharedMap,
@@ -123,7 +132,58 @@ describe("signIn", () => {
   })
 })
 
+/** A credentials sign-in straight through the core: the session cookie of a new device. */
+async function deviceCookie(config: QwikAuthConfig): Promise<string> {
+  const res = await Auth(
+    new Request(`${ORIGIN}/auth/callback/credentials`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "sec-fetch-site": "same-origin",
+      },
+      body: new URLSearchParams({ password: "right" }),
+    }),
+    config,
+  )
+  const line = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))!
+  return line.split(";", 1)[0]!
+}
+
+async function sessionOf(config: QwikAuthConfig, cookie: string) {
+  const res = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }), config)
+  return res.json()
+}
+
 describe("signOut", () => {
+  it("with everywhere, ends the user's sessions on every device", async () => {
+    const strict: QwikAuthConfig = {
+      ...config,
+      store: new MemoryStore(),
+      session: { strategy: "jwt", revocation: "strict" },
+    }
+    const phone = await deviceCookie(strict)
+    const laptop = await deviceCookie(strict)
+    expect(await sessionOf(strict, laptop)).not.toBeNull()
+    const { event } = fakeEvent("/account/", { cookie: phone })
+    const input = { redirectTo: "/", everywhere: true }
+    expect(await outcome(signOut(event, strict, input))).toEqual(new Redirect(303, "/"))
+    expect(await sessionOf(strict, laptop)).toBeNull()
+  })
+
+  it("without everywhere, leaves the other devices signed in", async () => {
+    const strict: QwikAuthConfig = {
+      ...config,
+      store: new MemoryStore(),
+      session: { strategy: "jwt", revocation: "strict" },
+    }
+    const phone = await deviceCookie(strict)
+    const laptop = await deviceCookie(strict)
+    const { event } = fakeEvent("/account/", { cookie: phone })
+    await outcome(signOut(event, strict, { redirectTo: "/" }))
+    expect(await sessionOf(strict, phone)).toBeNull()
+    expect(await sessionOf(strict, laptop)).not.toBeNull()
+  })
+
   it("ends with a 303 to redirectTo", async () => {
     const { event } = fakeEvent("/account/")
     expect(await outcome(signOut(event, config, { redirectTo: "/bye/" }))).toEqual(
