@@ -8,7 +8,7 @@ import type { Adapter } from "../../src/adapters.js"
 import { RefreshTokenError, TokenEndpointError, TokenEndpointTimeout } from "../../src/errors.js"
 import { getAccessToken } from "../../src/index.js"
 import { flightKey, rememberOutcome } from "../../src/lib/refresh/coordination.js"
-import { MemoryStore } from "../../src/store.js"
+import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"
 import { type Browser, readSession, refreshConfig, SECRET, signIn, tokenCalls } from "./app.js"
@@ -20,6 +20,8 @@ export interface Storage {
   adapter?: () => Promise<Adapter>
   /** Raw text of the stored account row (to prove tokens are not readable at rest). */
   rawAccount?: () => Promise<string>
+  /** A fresh, empty shared store (the lock and grace window live there); default memory. */
+  store?: () => Store
 }
 
 /** Access tokens shorter than the 60 s skew count as expiring the moment they are issued. */
@@ -33,7 +35,8 @@ export function refreshScenarios(storage: Storage): void {
     let signedIn: { access?: string; refresh?: string }
     let refused: { provider: string; userId: string; type: string }[]
     /** The shared store: one per test, as if each test ran against its own Redis. */
-    let store: MemoryStore
+    let store: Store
+    const newStore = storage.store ?? (() => new MemoryStore())
 
     beforeAll(async () => {
       op = await startOidcServer()
@@ -42,7 +45,7 @@ export function refreshScenarios(storage: Storage): void {
     })
     afterAll(() => op.close())
     beforeEach(async () => {
-      store = new MemoryStore()
+      store = newStore()
       op.accessTokenTtl = EXPIRING_TTL
       op.tokenDelayMs = 0
       op.failToken = false
@@ -192,7 +195,7 @@ export function refreshScenarios(storage: Storage): void {
         { provider: "oidc", userId: expect.any(String), type: "RefreshTokenError" },
       ])
       // Later calls do not ask the provider again, even once the grace window is over.
-      store = new MemoryStore()
+      store = newStore()
       const later = config(true)
       await expect(tokenFor(later, browser)).rejects.toBeInstanceOf(RefreshTokenError)
       expect(tokenCalls(op) - before).toBe(1)
@@ -285,7 +288,7 @@ export function refreshScenarios(storage: Storage): void {
             return adapter!.getAccountByUserId!(id, provider)
           },
         }
-        store = new MemoryStore()
+        store = newStore()
         const cfgB = { ...config(true), adapter: lagging }
         const fromB = await getAccessToken(browser.request(), cfgB, "oidc")
         expect(fromB?.accessToken).toBe(fromA?.accessToken)
