@@ -263,7 +263,9 @@ describe("passkey bad input: typed error, nothing stored", () => {
     const s = setup("jwt", { store })
     const key = softwareAuthenticator()
     await s.client().register(key, { email: "ann@example.com" })
-    store.consumeOnce = () => Promise.reject(new Error("store down"))
+    store.consumeOnce = () => {
+      throw new Error("store down")
+    }
     const browser = s.client()
     const res = await browser.authenticate(key)
     expect(errorOf(res.url)).toBe("WebAuthnVerificationError")
