@@ -154,13 +154,14 @@ async function sessionOf(config: QwikAuthConfig, cookie: string) {
   return res.json()
 }
 
+/** Revocation checked on every read, with a store of its own. */
+function strictRevocation(): QwikAuthConfig {
+  return { ...config, store: new MemoryStore(), session: { strategy: "jwt", revocation: "strict" } }
+}
+
 describe("signOut", () => {
   it("with everywhere, ends the user's sessions on every device", async () => {
-    const strict: QwikAuthConfig = {
-      ...config,
-      store: new MemoryStore(),
-      session: { strategy: "jwt", revocation: "strict" },
-    }
+    const strict = strictRevocation()
     const phone = await deviceCookie(strict)
     const laptop = await deviceCookie(strict)
     expect(await sessionOf(strict, laptop)).not.toBeNull()
@@ -171,11 +172,7 @@ describe("signOut", () => {
   })
 
   it("without everywhere, leaves the other devices signed in", async () => {
-    const strict: QwikAuthConfig = {
-      ...config,
-      store: new MemoryStore(),
-      session: { strategy: "jwt", revocation: "strict" },
-    }
+    const strict = strictRevocation()
     const phone = await deviceCookie(strict)
     const laptop = await deviceCookie(strict)
     const { event } = fakeEvent("/account/", { cookie: phone })
