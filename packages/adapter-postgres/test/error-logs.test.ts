@@ -8,10 +8,10 @@ import { Auth } from "@latchkey/core"
 import { AdapterError } from "@latchkey/core/errors"
 import Credentials from "@latchkey/core/providers/credentials"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { req } from "../../core/test/auth/helpers.js"
 import { migrate, PostgresAdapter } from "../src/index.js"
 import { backends, runSql, type TestDatabase } from "./helpers.js"
 
-const ORIGIN = "http://app.example.com"
 const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
 
 /** A logger that keeps every argument it is given. */
@@ -85,14 +85,7 @@ for (const backend of backends) {
       try {
         const spy = spyLogger()
         const res = await Auth(
-          new Request(`${ORIGIN}/auth/callback/credentials`, {
-            method: "POST",
-            headers: {
-              "content-type": "application/x-www-form-urlencoded",
-              "sec-fetch-site": "same-origin",
-            },
-            body: "username=a",
-          }),
+          req("/auth/callback/credentials", { form: { username: "a" } }),
           config(spy, () => token),
         )
         expect(res.status).toBe(303)
@@ -113,9 +106,7 @@ for (const backend of backends) {
       try {
         const spy = spyLogger()
         const res = await Auth(
-          new Request(`${ORIGIN}/auth/session`, {
-            headers: { cookie: `authjs.session-token=${token}` },
-          }),
+          req("/auth/session", { headers: { cookie: `authjs.session-token=${token}` } }),
           config(spy, () => token),
         )
         expect(res.status).toBeLessThan(600)

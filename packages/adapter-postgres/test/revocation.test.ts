@@ -5,10 +5,10 @@
 import { Auth, type AuthConfig, revokeUserSessions } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { req } from "../../core/test/auth/helpers.js"
 import { migrate, PostgresAdapter } from "../src/index.js"
 import { backends, type TestDatabase } from "./helpers.js"
 
-const ORIGIN = "http://app.example.com"
 const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
 
 function cookiesOf(res: Response): string {
@@ -21,37 +21,19 @@ function cookiesOf(res: Response): string {
 
 async function signIn(config: AuthConfig): Promise<string> {
   const res = await Auth(
-    new Request(`${ORIGIN}/auth/callback/credentials`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "sec-fetch-site": "same-origin",
-      },
-      body: "email=ann%40example.com",
-    }),
+    req("/auth/callback/credentials", { form: { email: "ann@example.com" } }),
     config,
   )
   return cookiesOf(res)
 }
 
 async function session(config: AuthConfig, cookie: string): Promise<unknown> {
-  const res = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }), config)
+  const res = await Auth(req("/auth/session", { headers: { cookie } }), config)
   return res.json()
 }
 
 async function signOut(config: AuthConfig, cookie: string): Promise<void> {
-  await Auth(
-    new Request(`${ORIGIN}/auth/signout`, {
-      method: "POST",
-      headers: {
-        cookie,
-        "content-type": "application/x-www-form-urlencoded",
-        "sec-fetch-site": "same-origin",
-      },
-      body: "",
-    }),
-    config,
-  )
+  await Auth(req("/auth/signout", { form: {}, headers: { cookie } }), config)
 }
 
 for (const backend of backends) {

@@ -9,6 +9,7 @@ import Credentials from "@latchkey/core/providers/credentials"
 import GitHub from "@latchkey/core/providers/github"
 import { MemoryStore } from "@latchkey/core/store"
 import { describe, expect, it } from "vitest"
+import { req } from "../../core/test/auth/helpers.js"
 import { signIn, signOut } from "../src/actions.js"
 import { handleRequest } from "../src/on-request.js"
 import type { QwikAuthConfig } from "../src/types.js"
@@ -134,17 +135,8 @@ describe("signIn", () => {
 
 /** A credentials sign-in straight through the core: the session cookie of a new device. */
 async function deviceCookie(config: QwikAuthConfig): Promise<string> {
-  const res = await Auth(
-    new Request(`${ORIGIN}/auth/callback/credentials`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "sec-fetch-site": "same-origin",
-      },
-      body: new URLSearchParams({ password: "right" }),
-    }),
-    config,
-  )
+  const request = req("/auth/callback/credentials", { form: { password: "right" }, origin: ORIGIN })
+  const res = await Auth(request, config)
   const line = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))!
   return line.split(";", 1)[0]!
 }
