@@ -37,9 +37,10 @@ function providerType(config: QwikAuthConfig, id: string): string | undefined {
 function failureUrl(config: QwikAuthConfig, origin: string, body: unknown): string {
   const type = (body as { error?: { type?: unknown } } | null)?.error?.type
   const error = typeof type === "string" && /^\w{1,64}$/.test(type) ? type : "Configuration"
-  const page = error === "MissingCSRF" ? config.pages?.signIn : config.pages?.error
-  const fallback = `${basePathOf(config)}/${error === "MissingCSRF" ? "signin" : "error"}`
-  const url = new URL(page ?? fallback, origin)
+  // A refused CSRF check is a sign-in problem (the core sends it to the sign-in page too).
+  const [custom, builtIn] =
+    error === "MissingCSRF" ? [config.pages?.signIn, "signin"] : [config.pages?.error, "error"]
+  const url = new URL(custom ?? `${basePathOf(config)}/${builtIn}`, origin)
   url.searchParams.set("error", error)
   return url.href
 }
