@@ -16,6 +16,7 @@ import {
 } from "../../errors.js"
 import type { ProviderConfig } from "../../providers/index.js"
 import type { AuthConfig, WarningCode } from "../../types.js"
+import { missingClientCredentials } from "../oauth/provider.js"
 import { type EnvObject, envKey } from "./env.js"
 
 /** 256 bits: the floor for secrets that key the session encryption (ASVS 11.2.3). */
@@ -192,7 +193,7 @@ function checkProviders(
       case "oauth":
       case "oidc": {
         const p = provider as Record<string, unknown>
-        const unusable = missingClientCredentials(p)
+        const unusable = unusableProvider(p)
         if (unusable) warnings.push({ code: "provider-unusable", detail: unusable })
         const hasIssuer = typeof p.issuer === "string" || typeof p.wellKnown === "string"
         if (!hasIssuer) {
@@ -295,16 +296,12 @@ function checkAdapter(
  * `undefined`. Only this provider's sign-in fails (`InvalidProvider`), so the app starts and the
  * log says why at once rather than on the first click.
  */
-function missingClientCredentials(p: Record<string, unknown>): string | undefined {
+function unusableProvider(p: Record<string, unknown>): string | undefined {
   const key = `AUTH_${envKey(String(p.id))}`
-  const isPublicClient =
-    (p.client as { token_endpoint_auth_method?: unknown } | undefined)
-      ?.token_endpoint_auth_method === "none"
+  const lacks = missingClientCredentials(p)
   const missing = [
-    ...(typeof p.clientId === "string" && p.clientId !== "" ? [] : [`${key}_ID`]),
-    ...(isPublicClient || (typeof p.clientSecret === "string" && p.clientSecret !== "")
-      ? []
-      : [`${key}_SECRET`]),
+    ...(lacks.clientId ? [`${key}_ID`] : []),
+    ...(lacks.clientSecret ? [`${key}_SECRET`] : []),
   ]
   if (missing.length === 0) return undefined
   return `Provider "${String(p.id)}" cannot sign anyone in: set ${missing.join(" and ")} (or clientId/clientSecret in its options)`

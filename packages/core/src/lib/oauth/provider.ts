@@ -58,6 +58,21 @@ export interface ResolvedOAuthProvider {
   readonly needsDiscovery: boolean
 }
 
+/**
+ * Which client credentials an OAuth/OIDC provider lacks (a public client, with
+ * `token_endpoint_auth_method: "none"`, needs no secret). The config check warns about them at
+ * the first request; resolving the provider for a sign-in refuses them.
+ */
+export function missingClientCredentials(p: {
+  clientId?: unknown
+  clientSecret?: unknown
+  client?: { token_endpoint_auth_method?: unknown }
+}): { clientId: boolean; clientSecret: boolean } {
+  const isSet = (value: unknown) => typeof value === "string" && value !== ""
+  const isPublicClient = p.client?.token_endpoint_auth_method === "none"
+  return { clientId: !isSet(p.clientId), clientSecret: !isPublicClient && !isSet(p.clientSecret) }
+}
+
 const cache = new WeakMap<object, ResolvedOAuthProvider>()
 
 /** The resolved form of an `oauth`/`oidc` provider (cached per provider object). */
@@ -79,7 +94,8 @@ function buildResolved(raw: AnyOAuthProviderConfig): ResolvedOAuthProvider {
       `Provider "${String((p as { id?: unknown }).id)}" is not an OAuth/OIDC provider`,
     )
   }
-  if (typeof p.clientId !== "string" || p.clientId === "") {
+  const lacks = missingClientCredentials(p)
+  if (lacks.clientId) {
     throw new InvalidProvider(
       `Provider "${p.id}" has no clientId (set it, or AUTH_${envKey(p.id)}_ID)`,
       { details: { provider: p.id, unusable: true } },
@@ -121,7 +137,7 @@ function buildResolved(raw: AnyOAuthProviderConfig): ResolvedOAuthProvider {
       `Provider "${p.id}" asks for client authentication "${String(method)}", which is not supported`,
     )
   }
-  if (method !== "none" && (typeof p.clientSecret !== "string" || p.clientSecret === "")) {
+  if (lacks.clientSecret) {
     throw new InvalidProvider(
       `Provider "${p.id}" has no clientSecret (set it, AUTH_${envKey(p.id)}_SECRET, or client.token_endpoint_auth_method "none")`,
       { details: { provider: p.id, unusable: true } },
@@ -135,7 +151,7 @@ function buildResolved(raw: AnyOAuthProviderConfig): ResolvedOAuthProvider {
     issuer,
     issuerId: issuer ? (p.issuer as string) : undefined,
     wellKnown,
-    clientId: p.clientId,
+    clientId: p.clientId as string, // missingClientCredentials refused anything else
     clientSecret: p.clientSecret,
     clientAuthMethod: method,
     authorization: { url: authorization.url, params: Object.freeze(authParams) },
