@@ -164,7 +164,7 @@ describe("Auth() with an OIDC provider", () => {
     }
   })
 
-  it("a forged state lands on the error page (Configuration) and the check cookies are cleared", async () => {
+  it("a forged state lands on the sign-in page (InvalidCheck) and the check cookies are cleared", async () => {
     const cfg = config()
     const browser = new Browser()
     const signIn = await Auth(
@@ -183,7 +183,8 @@ describe("Auth() with an OIDC provider", () => {
     back.searchParams.set("state", "forged")
     const callback = await Auth(new Request(back, { headers: { cookie: browser.header() } }), cfg)
     const location = new URL(callback.headers.get("location")!)
-    expect(location.searchParams.get("error")).toBe("Configuration")
+    expect(location.pathname).toBe("/auth/signin")
+    expect(location.searchParams.get("error")).toBe("InvalidCheck")
     browser.store(callback)
     expect(browser.cookies.has("authjs.state")).toBe(false)
   })
