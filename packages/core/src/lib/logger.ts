@@ -43,10 +43,10 @@ const MAX_DETAILS_PER_CODE = 20
 
 /** Whether this warning is new for `sink`; records it. */
 function firstTime(sink: object, code: WarningCode, detail: string | undefined): boolean {
-  let codes = warned.get(sink)
-  if (!codes) warned.set(sink, (codes = new Map()))
-  let seen = codes.get(code)
-  if (!seen) codes.set(code, (seen = new Set()))
+  const codes = warned.get(sink) ?? new Map<WarningCode, Set<string>>()
+  warned.set(sink, codes)
+  const seen = codes.get(code) ?? new Set<string>()
+  codes.set(code, seen)
   const key = detail ?? ""
   if (seen.has(key) || seen.size >= MAX_DETAILS_PER_CODE) return false
   seen.add(key)

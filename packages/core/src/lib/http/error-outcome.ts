@@ -76,7 +76,10 @@ function classify(thrown: unknown): AuthError {
  * password) are one `warn` under the error's code, naming what failed and never a value.
  */
 function logError(ctx: RequestContext, error: AuthError): void {
-  if (error.warning === undefined) return ctx.logger.error(error)
+  if (error.warning === undefined) {
+    ctx.logger.error(error)
+    return
+  }
   const facts = [`provider "${ctx.providerId ?? "?"}"`]
   const { check, reason } = error.details ?? {}
   if (typeof check === "string") facts.push(`check: ${check}`)
