@@ -43,7 +43,7 @@ export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
   const page = error.kind === "signIn" ? "signIn" : "error"
   const retryAfter = retryAfterOf(error)
   const headers = retryAfterHeader(retryAfter)
-  if (JSON_ACTIONS.has(ctx.action)) {
+  if (JSON_ACTIONS.has(ctx.action) || asksForJson(ctx)) {
     const status = type === "Configuration" ? 500 : (JSON_STATUS_BY_TYPE[type] ?? 400)
     // A sign-in-page error tells a script where a person can start again.
     const url =
@@ -57,6 +57,17 @@ export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
 }
 
 /**
+ * A script that asked for JSON only (`Accept: application/json`, no `text/html`) gets the typed
+ * error rather than a redirect to a page. `X-Auth-Return-Redirect` callers keep Auth.js's
+ * `200 { url }` answer, which their clients expect.
+ */
+function asksForJson(ctx: RequestContext): boolean {
+  if (ctx.returnRedirect) return false
+  const accept = ctx.request.headers.get("accept") ?? ""
+  return accept.includes("application/json") && !accept.includes("text/html")
+}
+
+/**
  * The error this outcome is about. A failed check whose store could not answer (the OAuth
  * state's replay guard) is a store outage, not a stale attempt: the user retrying at once
  * would fail again, and the operator must hear about it.
@@ -67,8 +78,13 @@ function classify(thrown: unknown): AuthError {
       cause: thrown,
     })
   }
-  if (thrown.type === "InvalidCheck" && thrown.cause instanceof StoreError) return thrown.cause
-  return thrown
+  if (thrown.type !== "InvalidCheck" || thrown.details?.reason !== "store-unavailable")
+    return thrown
+  if (thrown.cause instanceof StoreError) return thrown.cause
+  return new StoreError("The store could not answer the OAuth state's consumeOnce command", {
+    cause: thrown.cause,
+    details: { operation: "consumeOnce" },
+  })
 }
 
 /**
