@@ -6,9 +6,9 @@ import type { WarningCode } from "../types.js"
 
 export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze({
   "debug-enabled":
-    "debug: true logs every auth request step. Remove `debug: true` before going to production.",
+    "`debug: true` logs every auth request step. Remove `debug: true` before going to production.",
   "csrf-disabled":
-    "skipCSRFCheck is set, so Latchkey checks no CSRF token: only use it behind a framework that checks its own.",
+    "`skipCSRFCheck` is set, so Latchkey checks no CSRF token: only use it behind a framework that checks its own.",
   "experimental-webauthn":
     "Passkeys (experimental.enableWebAuthn) are experimental: their options and storage may change in a minor release.",
   "session-unreadable":
@@ -18,7 +18,7 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
   "secret-weak":
     "The secret is shorter than 32 bytes: production refuses it. Run `npx latchkey secret` and set the result as AUTH_SECRET.",
   "env-url-basepath-redundant":
-    "AUTH_URL has a path and basePath is set too; basePath wins. Remove one of them.",
+    "AUTH_URL has a path and `basePath` is set too; `basePath` wins. Remove one of them.",
   "provider-unusable":
     "A provider lacks what it needs to sign anyone in; its button leads to the error page until the setting below is provided.",
   "check-failed":
