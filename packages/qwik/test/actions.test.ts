@@ -128,8 +128,12 @@ describe("signIn", () => {
 
   it("a store outage: the 'temporarily unavailable' error page, not RateLimited", async () => {
     const { event, headers } = fakeEvent("/login/", { qdata: true })
-    const down = new MemoryStore()
-    down.hit = () => Promise.reject(new StoreError("Redis refused the store's hit command"))
+    class DownStore extends MemoryStore {
+      override hit(): never {
+        throw new StoreError("Redis refused the store's hit command")
+      }
+    }
+    const down = new DownStore()
     const outage = { ...config, store: down, logger: { error: () => {} } }
     // A username, so the per-account limit asks the store.
     const input = { providerId: "credentials", options: { username: "a", password: "right" } }

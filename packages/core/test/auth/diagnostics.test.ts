@@ -99,10 +99,12 @@ describe("Retry-After and the store outage", () => {
 
   it("a JSON caller during a store outage gets 503 StoreError with Retry-After, and one error log naming the store and operation", async () => {
     const rec = recordingLogger()
-    const broken: Store = {
-      ...new MemoryStore(),
-      hit: () => Promise.reject(new StoreError("Redis refused the store's hit command")),
-    } as Store
+    class RefusingStore extends MemoryStore {
+      override hit(): never {
+        throw new StoreError("Redis refused the store's hit command")
+      }
+    }
+    const broken = new RefusingStore()
     const res = await Auth(
       req("/auth/callback/credentials", { form: wrong, headers: json }),
       limited(broken, rec.logger),

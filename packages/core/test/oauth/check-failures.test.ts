@@ -143,8 +143,12 @@ describe("a callback whose checks fail sends the user back to sign in", () => {
   })
 
   it("a store that cannot check the state for replays is an outage (503 page, Retry-After), not a stale attempt", async () => {
-    const failing = new MemoryStore()
-    failing.consumeOnce = () => Promise.reject(new Error("ECONNREFUSED"))
+    class FailingStore extends MemoryStore {
+      override consumeOnce(): never {
+        throw new Error("ECONNREFUSED")
+      }
+    }
+    const failing = new FailingStore()
     const { rec, cfg } = setup({ store: failing })
     const browser = new Browser()
     const back = await toProviderAndBack(cfg, browser)
