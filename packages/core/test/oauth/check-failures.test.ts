@@ -4,29 +4,21 @@
  * check, never the 500 "server configuration" page. Through `Auth()` and the real OpenID
  * Provider (oidc-provider on loopback).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { callbackHandlers } from "../../src/lib/actions/callback/handlers.js"
-import { signInHandlers } from "../../src/lib/actions/signin/handlers.js"
-import { oauthCallback, oauthSignIn } from "../../src/lib/oauth/actions.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
 import { recordingLogger } from "../auth/helpers.js"
-import { oidcAppConfig, startSignIn } from "./harness/app.js"
+import { oidcAppConfig, startSignIn, useOidcServer } from "./harness/app.js"
 import { Browser } from "./harness/browser.js"
-import { APP_ORIGIN, type OidcHarness, startOidcServer } from "./harness/oidc-server.js"
+import { APP_ORIGIN, type OidcHarness } from "./harness/oidc-server.js"
 
 const SECRET = "a-check-failure-secret-with-at-least-32-bytes!!"
+const server = useOidcServer()
 let op: OidcHarness
-
-beforeAll(async () => {
-  signInHandlers.oauth ??= oauthSignIn
-  signInHandlers.oidc ??= oauthSignIn
-  callbackHandlers.oauth ??= oauthCallback
-  callbackHandlers.oidc ??= oauthCallback
-  op = await startOidcServer()
+beforeAll(() => {
+  op = server()
 })
-afterAll(() => op.close())
 
 function setup(overrides: Partial<AuthConfig> = {}) {
   const rec = recordingLogger()
