@@ -5,7 +5,7 @@
  *
  * @module @latchkey/core/errors
  */
-import type { ResponseCookie } from "./types.js"
+import type { ResponseCookie, WarningCode } from "./types.js"
 
 /** Where the user is sent when the error ends a request: the sign-in page or the error page. */
 export type ErrorKind = "signIn" | "error"
@@ -68,9 +68,22 @@ export class AuthError extends Error {
   static type: ErrorType = "AuthError"
   /** Which page a request ending in this error is sent to. */
   static kind: ErrorKind = "error"
+  /**
+   * Whether the `type` may be shown to the user (`?error=`, JSON `type`) with a fixed message
+   * of its own. A class for a failure the user caused and can recover from by trying again
+   * sets it; every other error is shown as `Configuration`.
+   */
+  static clientSafe = false
+  /**
+   * Set for refusals that are user events, not faults: the request logs one `warn` line under
+   * this code (naming what failed) instead of an `error`.
+   */
+  static warning: WarningCode | undefined = undefined
 
   readonly type: ErrorType
   readonly kind: ErrorKind
+  readonly clientSafe: boolean
+  readonly warning: WarningCode | undefined
   /** Log-only facts (provider id, adapter method, …): never shown to the client. */
   readonly details: ErrorDetails | undefined
 
@@ -79,6 +92,8 @@ export class AuthError extends Error {
     const ctor = new.target as typeof AuthError
     this.type = ctor.type
     this.kind = ctor.kind
+    this.clientSafe = ctor.clientSafe
+    this.warning = ctor.warning
     this.name = ctor.type
     this.details = options?.details
     if (!message) this.message = `${this.type} error`
@@ -116,6 +131,7 @@ export class CallbackRouteError extends AuthError {
  */
 export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin"
+  static override warning: WarningCode | undefined = "credentials-refused"
   /** Shown to the client as `code=`: keep it a short identifier, never a secret. */
   code = "credentials"
 }
@@ -150,9 +166,17 @@ export class InvalidCallbackUrl extends AuthError {
   static override type: ErrorType = "InvalidCallbackUrl"
 }
 
-/** A state, PKCE, nonce or challenge check failed (missing, expired, replayed or forged). */
-export class InvalidCheck extends AuthError {
+/**
+ * A state, PKCE, nonce or challenge check failed (missing, expired, replayed or forged):
+ * the user idled past the check cookie's lifetime, came back in another browser, or pressed
+ * Back and resubmitted. Nothing the server can fix, and the user can simply start again, so
+ * it is a sign-in page message and a `check-failed` warning, never a 500 error page.
+ * `details.check` names the check, `details.reason` what was wrong with it.
+ */
+export class InvalidCheck extends SignInError {
   static override type: ErrorType = "InvalidCheck"
+  static override clientSafe = true
+  static override warning: WarningCode | undefined = "check-failed"
 }
 
 /**
@@ -303,6 +327,8 @@ export class SignOutError extends AuthError {
  */
 export class StoreError extends AuthError {
   static override type: ErrorType = "StoreError"
+  /** Shown as "temporarily unavailable" (503, `Retry-After`): the user can retry shortly. */
+  static override clientSafe = true
 }
 
 /** A store command got no answer within its timeout (the server is down, slow or unreachable). */
@@ -365,5 +391,5 @@ const clientSafeTypes = new Set<ErrorType>([
 
 /** Whether an error's `type` may be shown to the user (as `?error=` on a page). */
 export function isClientError(error: unknown): error is AuthError {
-  return error instanceof AuthError && clientSafeTypes.has(error.type)
+  return error instanceof AuthError && (error.clientSafe || clientSafeTypes.has(error.type))
 }

@@ -221,17 +221,9 @@ export interface EventCallbacks {
 }
 
 /**
- * Codes passed to `logger.warn`. Stable: match on them.
- * - `debug-enabled`: `debug: true` (logs the flow; never in production).
- * - `csrf-disabled`: `skipCSRFCheck` is set and `GET /csrf` was called.
- * - `experimental-webauthn`: `experimental.enableWebAuthn` is on.
- * - `session-unreadable`: a session cookie could not be used (bad or expired token, rotated-out
- *   secret, deleted row); it was treated as no session and cleared.
- * - `session-revoked`: a JWT session was refused: signed out (`sid` revoked), ended by "sign out
- *   everywhere" (user session version), or past `session.absoluteMaxAge`; cookie cleared.
- * - `secret-weak`: a secret shorter than 32 bytes (outside production; in production it is a
- *   configuration error).
- * - `env-url-basepath-redundant`: `AUTH_URL` has a path but `basePath` is set; `basePath` wins.
+ * Codes passed to `logger.warn`. Stable: match on them. Each is logged once per process per
+ * distinct detail (later repeats go to `debug`); the second argument is a sentence saying what
+ * happened and what to do. The texts live in `lib/warnings.ts`; the README lists them all.
  */
 export type WarningCode =
   | "debug-enabled"
@@ -243,12 +235,22 @@ export type WarningCode =
   | "env-url-basepath-redundant"
   /** A provider lacks what it needs to sign anyone in (the detail names the setting). */
   | "provider-unusable"
+  /** An OAuth state, PKCE or nonce check failed (the detail names the check). */
+  | "check-failed"
+  /** A credentials sign-in was refused (the detail names the provider and the code). */
+  | "credentials-refused"
+  /** A request came to another origin than `AUTH_URL`'s (the detail names both). */
+  | "host-mismatch"
 
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
 export interface LoggerInstance {
   error: (error: AuthError | Error) => void
-  /** `detail` (Latchkey): what to change, e.g. the environment variable to set. Never a secret. */
-  warn: (code: WarningCode, detail?: string) => void
+  /**
+   * `message` (Latchkey): what happened and what to do, then the call's own detail (which
+   * check failed, which variable to set). Never a secret. Auth.js sinks taking only the code
+   * work unchanged.
+   */
+  warn: (code: WarningCode, message?: string) => void
   debug: (message: string, metadata?: unknown) => void
 }
 

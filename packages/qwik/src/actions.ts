@@ -35,6 +35,12 @@ function providerType(config: QwikAuthConfig, id: string): string | undefined {
  * itself would for a page request. Its body carries the client-safe type; the log has the detail.
  */
 function failureUrl(config: QwikAuthConfig, origin: string, body: unknown): string {
+  // A refusal the user can recover from (a failed CSRF or OAuth check) names the page to start
+  // again from; only a page of this app is followed.
+  const named = (body as { url?: unknown } | null)?.url
+  if (typeof named === "string" && URL.canParse(named) && new URL(named).origin === origin) {
+    return named
+  }
   const type = (body as { error?: { type?: unknown } } | null)?.error?.type
   const error = typeof type === "string" && /^\w{1,64}$/.test(type) ? type : "Configuration"
   // A refused CSRF check is a sign-in problem (the core sends it to the sign-in page too).

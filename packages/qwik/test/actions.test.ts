@@ -5,6 +5,7 @@
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { Auth } from "@latchkey/core"
+import { StoreError } from "@latchkey/core/errors"
 import Credentials from "@latchkey/core/providers/credentials"
 import GitHub from "@latchkey/core/providers/github"
 import { MemoryStore } from "@latchkey/core/store"
@@ -125,6 +126,36 @@ describe("signIn", () => {
     expect(headers.get("location")).toBe("/auth/error?error=InvalidProvider")
   })
 
+  it("a store outage: the 'temporarily unavailable' error page, not RateLimited", async () => {
+    const { event, headers } = fakeEvent("/login/", { qdata: true })
+    class DownStore extends MemoryStore {
+      override hit(): never {
+        throw new StoreError("Redis refused the store's hit command")
+      }
+    }
+    const down = new DownStore()
+    const outage = { ...config, store: down, logger: { error: () => {} } }
+    // A username, so the per-account limit asks the store.
+    const input = { providerId: "credentials", options: { username: "a", password: "right" } }
+    expect(await outcome(signIn(event, outage, input))).toBeUndefined()
+    const location = new URL(headers.get("location")!, ORIGIN)
+    expect(location.pathname).toBe("/auth/error")
+    expect(location.searchParams.get("error")).toBe("StoreError")
+  })
+
+  it("a refusal whose JSON names the page to start again from (a cross-site POST): that page", async () => {
+    const { event, headers } = fakeEvent("/login/", { qdata: true })
+    const forged = new Request(event.request, {
+      headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    })
+    Object.assign(event, { request: forged })
+    const input = { providerId: "credentials", options: { password: "right" } }
+    expect(await outcome(signIn(event, config, input))).toBeUndefined()
+    const location = new URL(headers.get("location")!, ORIGIN)
+    expect(location.pathname).toBe("/auth/signin")
+    expect(location.searchParams.get("error")).toBe("MissingCSRF")
+  })
+
   it("an untrusted host: the error page for UntrustedHost", async () => {
     const { event, headers } = fakeEvent("/login/", { qdata: true })
     const untrusted = { ...config, trustHost: false }
@@ -190,6 +221,16 @@ describe("onRequest under basePath", () => {
     const thrown = (await outcome(handleRequest(event, config))) as Sent
     expect(thrown).toBeInstanceOf(Sent)
     expect(thrown.response.status).toBe(204)
+  })
+
+  it("an OAuth callback without its check cookies (expired, other browser): the sign-in page with InvalidCheck, never a 5xx", async () => {
+    const { event } = fakeEvent("/auth/callback/github?code=c&state=s", { method: "GET" })
+    const thrown = (await outcome(handleRequest(event, config))) as Redirect
+    expect(thrown).toBeInstanceOf(Redirect)
+    expect(thrown.status).toBe(302)
+    const location = new URL(thrown.location, ORIGIN)
+    expect(location.pathname).toBe("/auth/signin")
+    expect(location.searchParams.get("error")).toBe("InvalidCheck")
   })
 
   it("gives an unknown action the core's typed 400, not the app's 404", async () => {

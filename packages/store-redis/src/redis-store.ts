@@ -7,6 +7,10 @@
  * - Every command has a timeout (`commandTimeoutMs`): a dead or slow server is a
  *   `StoreTimeout` (or `StoreError` when the client refuses at once), never a hang. The core
  *   decides what a failure means: rate limits on sign-in fail closed by default.
+ * - An outage costs milliseconds, not the timeout, per request: while the client says it is
+ *   not connected (node-redis reconnecting) no command is sent, and after a timeout (a server
+ *   that stopped answering on an open connection) commands fail at once for
+ *   `pauseAfterTimeoutMs`, then one tries again.
  */
 import { InvalidParameter, StoreError, StoreTimeout } from "@latchkey/core/errors"
 import { assertStoreValue, assertTtl, type RateLimitResult, type Store } from "@latchkey/core/store"
@@ -18,6 +22,11 @@ import { HIT_SCRIPT, HIT_SCRIPT_SHA } from "./scripts.js"
  */
 export interface RedisCommandClient {
   sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>
+  /**
+   * node-redis: `false` while the connection is down (before `connect()`, or reconnecting).
+   * A command sent then would wait in the client's offline queue until the timeout.
+   */
+  readonly isReady?: boolean
 }
 
 export interface RedisStoreOptions {
@@ -29,6 +38,11 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number
   /** Largest value `set` accepts, in UTF-8 bytes. Default 64 KiB. */
   maxValueBytes?: number
+  /**
+   * After a command times out, how long further commands fail at once (`StoreError`) instead
+   * of each waiting `commandTimeoutMs` on a server that stopped answering. Default 1000 ms.
+   */
+  pauseAfterTimeoutMs?: number
 }
 
 const isTimeout = (error: unknown) =>
@@ -39,6 +53,9 @@ export class RedisStore implements Store {
   readonly #prefix: string
   readonly #timeoutMs: number
   readonly #maxValueBytes: number
+  readonly #pauseMs: number
+  /** Until when (epoch ms) commands are not sent, after a timeout. */
+  #pausedUntil = 0
 
   constructor(options: RedisStoreOptions) {
     if (!options?.client || typeof options.client.sendCommand !== "function") {
@@ -48,7 +65,9 @@ export class RedisStore implements Store {
     this.#prefix = options.prefix ?? "latchkey:"
     this.#timeoutMs = options.commandTimeoutMs ?? 500
     this.#maxValueBytes = options.maxValueBytes ?? 64 * 1024
+    this.#pauseMs = options.pauseAfterTimeoutMs ?? 1000
     assertTtl(this.#timeoutMs, "commandTimeoutMs")
+    assertTtl(this.#pauseMs, "pauseAfterTimeoutMs")
   }
 
   async hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
@@ -95,6 +114,7 @@ export class RedisStore implements Store {
    * reconnects. Messages name the operation, never the key (it may hold an address).
    */
   async #send(operation: string, args: string[]): Promise<unknown> {
+    this.#refuseWhileDown(operation)
     let timer: ReturnType<typeof setTimeout> | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -108,20 +128,46 @@ export class RedisStore implements Store {
       command.catch(() => {})
       return await Promise.race([command, deadline])
     } catch (error) {
-      if (error instanceof StoreError) throw error
-      if (isTimeout(error)) {
-        throw new StoreTimeout(this.#timeoutMessage(operation), {
-          cause: error,
-          details: { operation },
-        })
-      }
-      throw new StoreError(`Redis refused the store's ${operation} command`, {
-        cause: error,
-        details: { operation },
-      })
+      const failure = this.#failure(operation, error)
+      if (failure instanceof StoreTimeout) this.#pausedUntil = Date.now() + this.#pauseMs
+      throw failure
     } finally {
       clearTimeout(timer)
     }
+  }
+
+  /**
+   * Fail fast when the answer is known to be "no": the client is not connected (it would
+   * queue the command until the timeout), or the server just let a command time out.
+   */
+  #refuseWhileDown(operation: string): void {
+    if (this.#client.isReady === false) {
+      throw new StoreError(
+        `Redis is not connected (the client is reconnecting); the store's ${operation} command was not sent`,
+        { details: { operation, reason: "disconnected" } },
+      )
+    }
+    const wait = this.#pausedUntil - Date.now()
+    if (wait > 0) {
+      throw new StoreError(
+        `Redis let a command time out moments ago; the store's ${operation} command was not sent (next try in ${wait} ms)`,
+        { details: { operation, reason: "paused-after-timeout" } },
+      )
+    }
+  }
+
+  #failure(operation: string, error: unknown): StoreError {
+    if (error instanceof StoreError) return error
+    if (isTimeout(error)) {
+      return new StoreTimeout(this.#timeoutMessage(operation), {
+        cause: error,
+        details: { operation },
+      })
+    }
+    return new StoreError(`Redis refused the store's ${operation} command`, {
+      cause: error,
+      details: { operation },
+    })
   }
 
   #timeoutMessage(operation: string): string {

@@ -88,9 +88,10 @@ describe.skipIf(!REDIS_URL || !built)("two instances sharing one Redis", () => {
     const { state, cookie } = await a.call<{ state: string; cookie: string }>("startOAuth")
     // The first callback uses the state (then fails at the closed token endpoint).
     const first = await a.call<string[]>("oauthCallback", { state, cookie })
-    expect(first).not.toContain("InvalidCheck")
+    expect(first).not.toContain("check-failed")
     const replay = await b.call<string[]>("oauthCallback", { state, cookie })
-    expect(replay).toContain("InvalidCheck")
+    expect(replay).toContain("check-failed")
+    expect(replay.join("\n")).toContain("InvalidCheck: The state was already used")
   })
 
   it("reissue (default): the other instance refuses the signed-out cookie at its next re-issue", async () => {

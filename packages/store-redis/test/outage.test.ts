@@ -1,14 +1,22 @@
 /**
- * A Redis that dies mid-test: every command ends in a typed error within its timeout (no
- * hang), and the sign-in limits built on it fail closed.
+ * A Redis that dies mid-test (its own `redis-server`, started here on a free port and killed
+ * by its PID; never the shared one): every command ends in a typed error without waiting out
+ * the timeout when the client knows the server is gone, the sign-in limits built on it fail
+ * closed as "temporarily unavailable" (503), and everything works again once Redis is back.
+ *
+ * Fail-fast is proven by what the error says, not by a stopwatch: with a timeout far longer
+ * than the test's, a command that was sent to a dead server could only end as `StoreTimeout`;
+ * these end as `StoreError` with `reason: "disconnected"` (never sent).
  */
 import { Auth, type AuthConfig } from "@latchkey/core"
 import { StoreError, StoreTimeout } from "@latchkey/core/errors"
 import Credentials from "@latchkey/core/providers/credentials"
+import { createClient } from "@redis/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
 import {
   connect,
+  freePort,
   hasRedisServer,
   type RedisServer,
   startRedisServer,
@@ -20,7 +28,7 @@ const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
 
 async function credentialsAttempt(
   config: AuthConfig,
-): Promise<{ params: URLSearchParams; cookie: string }> {
+): Promise<{ params: URLSearchParams; cookie: string; retryAfter: string | null }> {
   const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const cookie = csrf.headers
@@ -45,8 +53,37 @@ async function credentialsAttempt(
     .map((c) => c.split(";")[0])
     .filter((c) => c!.startsWith("authjs.session-token="))
     .join("; ")
-  return { params: new URL(res.headers.get("location")!).searchParams, cookie: session }
+  return {
+    params: new URL(res.headers.get("location")!).searchParams,
+    cookie: session,
+    retryAfter: res.headers.get("retry-after"),
+  }
 }
+
+/** Every store command, for "each of them behaves so". */
+const everyCommand = (store: RedisStore): (() => Promise<unknown>)[] => [
+  () => store.hit("k", 60_000, 5),
+  () => store.consumeOnce("k", 60_000),
+  () => store.get("k"),
+  () => store.set("k", "v", 60_000),
+  () => store.delete("k"),
+]
+
+const failureOf = (run: () => Promise<unknown>) =>
+  Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (e: unknown) => e as StoreError,
+    )
+
+/** Waits until the client has noticed the lost connection (its socket closed). */
+async function untilDisconnected(client: { isReady: boolean }): Promise<void> {
+  while (client.isReady) await new Promise((resolve) => setTimeout(resolve, 10))
+}
+
+/** A minute: a command that waited for its timeout would outlast the test (30 s). */
+const NEVER_WAITED = 60_000
 
 describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
   let server: RedisServer
@@ -87,37 +124,58 @@ describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
     expect((await readSession()).body).not.toBeNull()
   })
 
-  it("after SIGKILL every command is a StoreError within the timeout, never a hang", async () => {
+  it("refused connection (server SIGKILLed): every command fails at once with StoreError, never sent", async () => {
     await server.kill()
-    const commands: (() => Promise<unknown>)[] = [
-      () => store.hit("k", 60_000, 5),
-      () => store.consumeOnce("k", 60_000),
-      () => store.get("k"),
-      () => store.set("k", "v", 60_000),
-      () => store.delete("k"),
-    ]
-    for (const run of commands) {
-      const started = performance.now()
-      const error = (await Promise.resolve()
-        .then(run)
-        .catch((e: unknown) => e)) as StoreError
+    await untilDisconnected(client)
+    const patient = new RedisStore({ client, commandTimeoutMs: NEVER_WAITED })
+    for (const run of everyCommand(patient)) {
+      const error = await failureOf(run)
       expect(error).toBeInstanceOf(StoreError)
-      expect(["StoreError", "StoreTimeout"]).toContain(error.type)
-      // 200 ms timeout; generous slack for a loaded machine, far below "hang".
-      expect(performance.now() - started).toBeLessThan(2_000)
+      expect(error!.type).toBe("StoreError")
+      expect(error!.details).toMatchObject({ reason: "disconnected" })
+      expect(error!.message).toMatch(/^Redis is not connected .* command was not sent$/)
     }
   })
 
-  it("a silent server (SIGSTOP) is a StoreTimeout", async () => {
+  it("dead port (nothing ever listened): fails at once too, while the client keeps trying", async () => {
+    const deadClient = createClient({ url: `redis://127.0.0.1:${await freePort()}` })
+    deadClient.on("error", () => {})
+    const connecting = deadClient.connect().catch(() => {})
+    try {
+      const patient = new RedisStore({ client: deadClient, commandTimeoutMs: NEVER_WAITED })
+      const error = await failureOf(() => patient.get("k"))
+      expect(error).toBeInstanceOf(StoreError)
+      expect(error!.details).toMatchObject({ reason: "disconnected" })
+    } finally {
+      await deadClient.destroy()
+      await connecting
+    }
+  })
+
+  it("frozen server (SIGSTOP): one StoreTimeout, then fail-fast for the pause, then it tries again and recovers", async () => {
     const frozen = await startRedisServer()
     const frozenClient = await connect(frozen.url)
     try {
-      const slow = new RedisStore({ client: frozenClient, commandTimeoutMs: 150 })
+      const slow = new RedisStore({
+        client: frozenClient,
+        commandTimeoutMs: 150,
+        pauseAfterTimeoutMs: 400,
+      })
       frozen.process.kill("SIGSTOP")
-      const error = await slow.get("k").catch((e) => e)
-      expect(error).toBeInstanceOf(StoreTimeout)
-      expect(error.type).toBe("StoreTimeout")
-      expect(error.message).not.toContain('k"')
+      const first = await failureOf(() => slow.get("k"))
+      expect(first).toBeInstanceOf(StoreTimeout)
+      expect(first!.message).toBe("Redis did not answer the store's get command within 150 ms")
+      // The connection is still open (the client thinks it is fine), yet nobody else waits.
+      expect(frozenClient.isReady).toBe(true)
+      for (const run of everyCommand(slow)) {
+        const error = await failureOf(run)
+        expect(error!.type).toBe("StoreError")
+        expect(error!.details).toMatchObject({ reason: "paused-after-timeout" })
+      }
+      frozen.process.kill("SIGCONT")
+      await new Promise((resolve) => setTimeout(resolve, 450))
+      await slow.set("k", "back", 60_000)
+      expect(await slow.get("k")).toBe("back")
     } finally {
       frozen.process.kill("SIGCONT")
       await frozenClient.destroy()
@@ -125,10 +183,11 @@ describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
     }
   })
 
-  it("credentials sign-in fails closed: RateLimited, with the StoreError logged", async () => {
+  it("credentials sign-in fails closed as 'temporarily unavailable' (StoreError, 503), not RateLimited", async () => {
     errors.length = 0
-    const { params } = await credentialsAttempt(config())
-    expect(params.get("error")).toBe("RateLimited")
+    const { params, retryAfter } = await credentialsAttempt(config())
+    expect(params.get("error")).toBe("StoreError")
+    expect(retryAfter).toBe("30")
     expect(errors.some((e) => e instanceof StoreError)).toBe(true)
   })
 
@@ -142,7 +201,7 @@ describe.skipIf(!hasRedisServer)("Redis killed mid-test", () => {
     expect(open.body).toMatchObject({ user: {} })
   })
 
-  it("works again once Redis is back on the same port", async () => {
+  it("works again once Redis is back on the same port (the client reconnects by itself)", async () => {
     server = await startRedisServer(server.port)
     const deadline = Date.now() + 10_000
     let { params } = await credentialsAttempt(config())

@@ -13,7 +13,7 @@ import { json, type Outcome } from "./http/outcome.js"
 import { parseCookieHeader, parseQuery, parseRoute, readBody } from "./http/parse-request.js"
 import { errorBody } from "./http/public-error.js"
 import { toResponse } from "./http/respond.js"
-import { resolveOrigin } from "./origin.js"
+import { hostMismatch, resolveOrigin } from "./origin.js"
 
 export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
   const response = await answer(request, config)
@@ -71,6 +71,13 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
     return bare(500, errorBody(origin.error))
   }
   logger.debug("request", { action: target.action, method, provider: target.providerId })
+  const mismatch = hostMismatch(request, config, url)
+  if (mismatch) {
+    logger.warn(
+      "host-mismatch",
+      `(request to ${mismatch.requested}, AUTH_URL is ${mismatch.configured})`,
+    )
+  }
 
   const secureCookies = config.useSecureCookies ?? origin.protocol === "https:"
   const ctx: RequestContext = {
@@ -95,6 +102,7 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
     cookies: secureCookies ? config.cookies.secure : config.cookies.insecure,
     returnRedirect: request.headers.has("x-auth-return-redirect"),
     outCookies: [],
+    ...(mismatch ? { hostMismatch: mismatch } : {}),
   }
   const respond = (outcome: Outcome) =>
     toResponse(outcome, {

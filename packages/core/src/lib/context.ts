@@ -8,6 +8,7 @@ import { putCookies } from "./cookies/serialize.js"
 import type { AuthAction } from "./http/actions.js"
 import type { ParsedRequest } from "./http/parse-request.js"
 import type { Logger } from "./logger.js"
+import type { HostMismatch } from "./origin.js"
 
 export interface RequestContext {
   readonly config: ResolvedConfig
@@ -24,6 +25,8 @@ export interface RequestContext {
   /** `X-Auth-Return-Redirect`: answer redirects with `200 { url }`. */
   readonly returnRedirect: boolean
   readonly outCookies: ResponseCookie[]
+  /** The request came to another origin than `AUTH_URL`'s (logged; shown in development). */
+  readonly hostMismatch?: HostMismatch
 }
 
 export function addCookies(ctx: RequestContext, cookies: readonly ResponseCookie[]): void {

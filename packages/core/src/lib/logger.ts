@@ -2,9 +2,14 @@
  * The logger every module uses. Each level can be replaced on its own (`config.logger`);
  * the built-in `debug` is silent unless `debug: true`, a custom one always receives calls.
  * Callers pass codes, types and sizes — never a token, cookie value or secret.
+ *
+ * A warning is logged once per process for each code and detail: apps (and the Qwik binding,
+ * per environment) may build their config more than once, and a per-request event such as a
+ * stale session cookie would otherwise repeat without adding anything. Repeats go to `debug`.
  */
 import { AuthError } from "../errors.js"
 import type { AuthConfig, LoggerInstance, WarningCode } from "../types.js"
+import { warningText } from "./warnings.js"
 
 export interface Logger {
   error(error: Error): void
@@ -18,12 +23,34 @@ const consoleLogger: LoggerInstance = {
     console.error(`[latchkey][error] ${type}: ${error.message}`)
     if (error.cause !== undefined) console.error("[latchkey][cause]", error.cause)
   },
-  warn(code, detail) {
-    console.warn(detail ? `[latchkey][warn][${code}] ${detail}` : `[latchkey][warn][${code}]`)
+  warn(code, text) {
+    console.warn(`[latchkey][warn][${code}] ${text}`)
   },
   debug(message, metadata) {
     console.debug(`[latchkey][debug] ${message}`, metadata ?? "")
   },
+}
+
+/** Warnings already logged by this process, per sink: code → the details seen. */
+const warned = new WeakMap<object, Map<WarningCode, Set<string>>>()
+
+/**
+ * Distinct details logged per code. Some details come from requests (the origin of a
+ * host mismatch), so the set is bounded: a flood of causes cannot grow memory or the log, nor
+ * hide other codes' first warning.
+ */
+const MAX_DETAILS_PER_CODE = 20
+
+/** Whether this warning is new for `sink`; records it. */
+function firstTime(sink: object, code: WarningCode, detail: string | undefined): boolean {
+  const codes = warned.get(sink) ?? new Map<WarningCode, Set<string>>()
+  warned.set(sink, codes)
+  const seen = codes.get(code) ?? new Set<string>()
+  codes.set(code, seen)
+  const key = detail ?? ""
+  if (seen.has(key) || seen.size >= MAX_DETAILS_PER_CODE) return false
+  seen.add(key)
+  return true
 }
 
 export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): Logger {
@@ -41,8 +68,8 @@ export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): Logg
     },
     warn(code: WarningCode, detail?: string) {
       try {
-        if (detail === undefined) warn(code)
-        else warn(code, detail)
+        if (firstTime(warn, code, detail)) warn(code, warningText(code, detail))
+        else if (debugEnabled) debug(`warning ${code} (repeat)`, detail ? { detail } : undefined)
       } catch {}
     },
     debug(message: string, metadata?: Record<string, unknown>) {

@@ -31,6 +31,14 @@ export function resolveOrigin(
       ),
     }
   }
+  return fromUrl(requestedUrl(request, requestUrl))
+}
+
+/**
+ * The origin the request was made to: `X-Forwarded-Host` / `X-Forwarded-Proto` (first value
+ * each) when they parse, else the request URL (which the server built from Host).
+ */
+function requestedUrl(request: Request, requestUrl: URL): URL {
   const forwardedHost = firstValue(request.headers.get("x-forwarded-host"))
   const forwardedProto = firstValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
   const protocol =
@@ -39,7 +47,31 @@ export function resolveOrigin(
       : requestUrl.protocol
   const host = forwardedHost && isHost(forwardedHost) ? forwardedHost : requestUrl.host
   const candidate = `${protocol}//${host}`
-  return URL.canParse(candidate) ? fromUrl(new URL(candidate)) : fromUrl(requestUrl)
+  return URL.canParse(candidate) ? new URL(candidate) : requestUrl
+}
+
+/** A request that reached the app on another origin than `AUTH_URL`'s. */
+export interface HostMismatch {
+  /** Where the request went (from the Host / X-Forwarded-* headers: not to be trusted). */
+  requested: string
+  /** `AUTH_URL`'s origin: where cookies and redirects go. */
+  configured: string
+}
+
+/**
+ * With `AUTH_URL` set, every cookie and redirect uses its origin. A browser on another host
+ * (`127.0.0.1` for `localhost`, the bare domain for `www.`) gets its sign-in cookie on one host
+ * and is sent to the other, where it looks signed out: worth saying so.
+ */
+export function hostMismatch(
+  request: Request,
+  config: OriginInput,
+  requestUrl: URL = new URL(request.url),
+): HostMismatch | undefined {
+  if (!config.url) return undefined
+  const requested = requestedUrl(request, requestUrl).origin
+  const configured = config.url.origin
+  return requested === configured ? undefined : { requested, configured }
 }
 
 function fromUrl(url: URL): { origin: string; protocol: "http:" | "https:" } {

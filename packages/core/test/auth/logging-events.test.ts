@@ -120,7 +120,11 @@ describe("logging", () => {
       ...makeConfig(),
       logger: { error },
     })
-    expect(consoleWarn).toHaveBeenCalledWith("[latchkey][warn][session-unreadable]")
+    expect(consoleWarn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^\[latchkey\]\[warn\]\[session-unreadable\] A session cookie could not be used/,
+      ),
+    )
     expect(consoleDebug).not.toHaveBeenCalled()
     const debug = vi.fn()
     await signInWithCredentials(Auth, { ...makeConfig(), logger: { debug } })

@@ -4,28 +4,20 @@
  * strategies. The OAuth handlers are registered here exactly as the core will register them
  * (the signin and callback `handlers.ts`), so this also proves that wiring.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import { callbackHandlers } from "../../src/lib/actions/callback/handlers.js"
-import { signInHandlers } from "../../src/lib/actions/signin/handlers.js"
-import { oauthCallback, oauthSignIn } from "../../src/lib/oauth/actions.js"
 import type { AuthConfig } from "../../src/types.js"
-import { oidcAppConfig, startSignIn } from "./harness/app.js"
+import { oidcAppConfig, startSignIn, useOidcServer } from "./harness/app.js"
 import { Browser } from "./harness/browser.js"
-import { APP_ORIGIN, type OidcHarness, startOidcServer } from "./harness/oidc-server.js"
+import { APP_ORIGIN, type OidcHarness } from "./harness/oidc-server.js"
 
 const SECRET = "an-auth-e2e-secret-with-at-least-32-bytes!!"
+const server = useOidcServer()
 let op: OidcHarness
-
-beforeAll(async () => {
-  signInHandlers.oauth ??= oauthSignIn
-  signInHandlers.oidc ??= oauthSignIn
-  callbackHandlers.oauth ??= oauthCallback
-  callbackHandlers.oidc ??= oauthCallback
-  op = await startOidcServer()
+beforeAll(() => {
+  op = server()
 })
-afterAll(() => op.close())
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return oidcAppConfig(op, SECRET, {}, overrides)
@@ -164,7 +156,7 @@ describe("Auth() with an OIDC provider", () => {
     }
   })
 
-  it("a forged state lands on the error page (Configuration) and the check cookies are cleared", async () => {
+  it("a forged state lands on the sign-in page (InvalidCheck) and the check cookies are cleared", async () => {
     const cfg = config()
     const browser = new Browser()
     const signIn = await Auth(
@@ -183,7 +175,8 @@ describe("Auth() with an OIDC provider", () => {
     back.searchParams.set("state", "forged")
     const callback = await Auth(new Request(back, { headers: { cookie: browser.header() } }), cfg)
     const location = new URL(callback.headers.get("location")!)
-    expect(location.searchParams.get("error")).toBe("Configuration")
+    expect(location.pathname).toBe("/auth/signin")
+    expect(location.searchParams.get("error")).toBe("InvalidCheck")
     browser.store(callback)
     expect(browser.cookies.has("authjs.state")).toBe(false)
   })

@@ -109,9 +109,18 @@ describe("credentials sign-in limits", () => {
     }
     const res = await postCredentials(config, { username: "fresh", password: "x" }, "192.0.2.200")
     expect(errorOf(res).get("error")).toBe("RateLimited")
-    const page = await Auth(new Request(res.headers.get("location")!), config)
+    const location = new URL(res.headers.get("location")!)
+    // The window's remaining seconds, on the redirect and on the page it leads to.
+    const seconds = Number(location.searchParams.get("retryAfter"))
+    expect(seconds).toBeGreaterThan(14 * 60)
+    expect(seconds).toBeLessThanOrEqual(15 * 60)
+    expect(res.headers.get("retry-after")).toBe(String(seconds))
+    const page = await Auth(new Request(location), config)
     expect(page.status).toBe(429)
-    expect(await page.text()).toContain("Too many attempts")
+    expect(page.headers.get("retry-after")).toBe(String(seconds))
+    const text = await page.text()
+    expect(text).toContain("Too many attempts")
+    expect(text).toContain("try again in about 15 minutes")
   })
 
   it("two configs sharing one store share the count (two instances behind a balancer)", async () => {
@@ -138,14 +147,22 @@ describe("credentials sign-in limits", () => {
     ])
   })
 
-  it("a store that cannot answer refuses the attempt (fail closed) and logs StoreError", async () => {
+  it("a store that cannot answer refuses the attempt (fail closed): a 503 'temporarily unavailable', not RateLimited", async () => {
     const { config, calls, authorized } = credentialsConfig(deadStore())
     const res = await postCredentials(config, { username: "alice", password: "right" })
-    expect(errorOf(res).get("error")).toBe("RateLimited")
+    expect(errorOf(res).get("error")).toBe("StoreError")
+    expect(res.headers.get("retry-after")).toBe("30")
     expect(authorized()).toBe(0)
     const logged = calls.filter((c) => c.level === "error").map((c) => c.args[0])
-    expect(logged.some((e) => e instanceof StoreError)).toBe(true)
-    expect(logged.some((e) => e instanceof RateLimited)).toBe(true)
+    expect(logged).toHaveLength(1)
+    expect(logged[0]).toBeInstanceOf(StoreError)
+    expect(logged.some((e) => e instanceof RateLimited)).toBe(false)
+    const page = await Auth(new Request(res.headers.get("location")!), config)
+    expect(page.status).toBe(503)
+    expect(page.headers.get("retry-after")).toBe("30")
+    const text = await page.text()
+    expect(text).toContain("temporarily unavailable")
+    expect(text).not.toContain("Too many attempts")
   })
 
   it("failOpen: true lets attempts through while the store is down", async () => {
@@ -170,14 +187,14 @@ describe("credentials sign-in limits", () => {
 })
 
 describe("email sign-in limits and links in the store", () => {
-  it("the per-IP limit fails closed on a dead store: RateLimited, no mail", async () => {
+  it("the per-IP limit fails closed on a dead store: StoreError (not RateLimited), no mail", async () => {
     const { provider, sent } = capturingProvider({ rateLimit: {} })
     const params = {
       ...requestParams(provider, MemoryAdapter()),
       ip: "192.0.2.5",
       store: deadStore(),
     }
-    await expect(requestEmailSignIn(params)).rejects.toBeInstanceOf(RateLimited)
+    await expect(requestEmailSignIn(params)).rejects.toBeInstanceOf(StoreError)
     expect(sent).toHaveLength(0)
   })
 

@@ -18,6 +18,8 @@ const errorMessages: Record<string, string> = {
   EmailSignInError: "That address cannot get a sign-in link. Check it and try again.",
   WebAuthnVerificationError: "The passkey could not be verified. Please try again.",
   AccountNotLinked: "That passkey belongs to another account.",
+  InvalidCheck:
+    "That sign-in attempt expired or was already used (a long wait, the Back button, or another browser). Please sign in again.",
 }
 
 /** OAuth/OIDC providers configured on the server (none until their `AUTH_*_ID` is set). */

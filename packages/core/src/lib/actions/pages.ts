@@ -4,10 +4,16 @@
  * otherwise the built-in page is rendered.
  */
 import { resolveCallbackUrl } from "../callback-url.js"
+import { readProcessEnv } from "../config/env.js"
 import { actionUrl, pageUrl, type RequestContext } from "../context.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
 import type { Outcome } from "../http/outcome.js"
 import { redirect } from "../http/outcome.js"
+import {
+  parseRetryAfter,
+  retryAfterHeader,
+  STORE_OUTAGE_RETRY_AFTER_SECONDS,
+} from "../http/retry-after.js"
 import {
   type PageProvider,
   type PageResponse,
@@ -34,13 +40,24 @@ async function scriptedHtml(page: PageResponse): Promise<Outcome> {
 export function renderBuiltInErrorPage(
   ctx: RequestContext,
   error: string | undefined,
+  retryAfterSeconds?: number,
 ): PageResponse {
   return renderErrorPage({
     error,
     signInUrl: actionUrl(ctx, "signin"),
     homeUrl: ctx.origin,
     theme: ctx.config.theme,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   })
+}
+
+/**
+ * The wait the error page announces (and sends as `Retry-After`): the rate limit's remaining
+ * window from `retryAfter=`, a fixed pause for a store outage, nothing for other errors.
+ */
+function pageRetryAfter(error: string | undefined, retryAfter: string | undefined) {
+  if (error === "StoreError" || error === "StoreTimeout") return STORE_OUTAGE_RETRY_AFTER_SECONDS
+  return error === "RateLimited" ? parseRetryAfter(retryAfter) : undefined
 }
 
 export async function signInPage(ctx: RequestContext): Promise<Outcome> {
@@ -59,8 +76,21 @@ export async function signInPage(ctx: RequestContext): Promise<Outcome> {
       ...(error ? { error } : {}),
       ...(code ? { code } : {}),
       ...(email ? { email } : {}),
+      ...developerNotice(ctx),
     }),
   )
+}
+
+/**
+ * In development, the sign-in page says what the log says about the host: the developer is
+ * the one looking at it. Never in production, where the Host header is anyone's to set.
+ */
+function developerNotice(ctx: RequestContext): { developerNotice?: string } {
+  const mismatch = ctx.hostMismatch
+  if (!mismatch || readProcessEnv().NODE_ENV === "production") return {}
+  return {
+    developerNotice: `Development notice: this page was opened at ${mismatch.requested}, but AUTH_URL is ${mismatch.configured}. Signing in here sets the session cookie for this host and then sends you to AUTH_URL's host, where you would look signed out. Open the app at ${mismatch.configured} instead.`,
+  }
 }
 
 export async function signOutPage(ctx: RequestContext): Promise<Outcome> {
@@ -78,11 +108,16 @@ export async function signOutPage(ctx: RequestContext): Promise<Outcome> {
 }
 
 export async function errorPage(ctx: RequestContext): Promise<Outcome> {
-  const error = ctx.parsed.query.error
+  const { error, retryAfter } = ctx.parsed.query
   const custom = ctx.config.pages.error
+  const seconds = pageRetryAfter(error, retryAfter)
   // A custom error page that itself fails would bounce back here: render ours instead.
-  if (custom && !isLoop(ctx, custom)) return redirect(pageUrl(ctx, "error", { error }))
-  return html(renderBuiltInErrorPage(ctx, error))
+  if (custom && !isLoop(ctx, custom)) {
+    return redirect(pageUrl(ctx, "error", { error, retryAfter: seconds?.toString() }))
+  }
+  const page = renderBuiltInErrorPage(ctx, error, seconds)
+  const headers = retryAfterHeader(seconds)
+  return { kind: "html", status: page.status, html: page.html, ...(headers ? { headers } : {}) }
 }
 
 export async function verifyRequestPage(ctx: RequestContext): Promise<Outcome> {

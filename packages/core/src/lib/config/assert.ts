@@ -79,7 +79,7 @@ export function assertConfig(
   if (input.secret.length === 0) {
     problems.push(
       new MissingSecret(
-        "No secret is configured. Set AUTH_SECRET (e.g. `openssl rand -base64 33`) or `secret`.",
+        "No secret is configured. Run `npx latchkey secret` and set what it prints as AUTH_SECRET (or as `secret` in the config).",
       ),
     )
   } else if (input.secret.some((s) => encoder.encode(s).byteLength < MIN_SECRET_BYTES)) {
@@ -87,7 +87,7 @@ export function assertConfig(
       problems.push(
         new InvalidParameter(
           "secret",
-          `must be at least ${MIN_SECRET_BYTES} bytes in production (every rotation secret too); generate one with \`openssl rand -base64 33\``,
+          `must be at least ${MIN_SECRET_BYTES} bytes in production (every rotation secret too); generate one with \`npx latchkey secret\``,
         ),
       )
     } else {

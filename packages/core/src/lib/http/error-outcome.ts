@@ -2,13 +2,15 @@
  * A thrown error → the outcome the client gets. Protocol errors are JSON with their status;
  * errors in JSON endpoints are JSON; errors in page flows redirect to the sign-in page
  * (`kind: "signIn"`) or the error page with `error=<type>` (and `code=` for
- * `CredentialsSignin`). The cookies computed so far are kept by the caller.
+ * `CredentialsSignin`, `retryAfter=` for refusals that end by themselves). The cookies
+ * computed so far are kept by the caller.
  */
-import { AuthError, CallbackRouteError } from "../../errors.js"
+import { AuthError, CallbackRouteError, StoreError } from "../../errors.js"
 import { renderBuiltInErrorPage } from "../actions/pages.js"
 import { pageUrl, type RequestContext } from "../context.js"
-import { json, type Outcome, redirect } from "./outcome.js"
+import { json, type Outcome } from "./outcome.js"
 import { errorBody, publicError } from "./public-error.js"
+import { retryAfterHeader, retryAfterOf } from "./retry-after.js"
 
 const STATUS_BY_TYPE: Record<string, number> = {
   InvalidRequest: 400,
@@ -19,27 +21,88 @@ const STATUS_BY_TYPE: Record<string, number> = {
   UntrustedHost: 500,
 }
 
+/** Status of a client-safe error in a JSON endpoint; other client errors are 400. */
+const JSON_STATUS_BY_TYPE: Record<string, number> = {
+  RateLimited: 429,
+  StoreError: 503,
+  StoreTimeout: 503,
+}
+
 const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options"])
 
 export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
-  const error =
-    thrown instanceof AuthError
-      ? thrown
-      : new CallbackRouteError("Unexpected error while handling an auth request", { cause: thrown })
-  ctx.logger.error(error)
+  const error = classify(thrown)
+  logError(ctx, error)
 
   // A configured provider that lacks its settings: the person who clicked its button gets the
   // error page (the log names the missing variables), not the 400 of an unknown provider id.
   const status = error.details?.unusable === true ? undefined : STATUS_BY_TYPE[error.type]
   if (error.type === "MissingCSRF") return csrfRefusal(ctx, error)
   if (status !== undefined) return json(errorBody(error), status, allowHeader(error))
-  if (JSON_ACTIONS.has(ctx.action)) {
-    const { type } = publicError(error)
-    return json(errorBody(error), type === "Configuration" ? 500 : 400)
-  }
   const { type, code } = publicError(error)
   const page = error.kind === "signIn" ? "signIn" : "error"
-  return redirect(pageUrl(ctx, page, { error: type, code }))
+  const retryAfter = retryAfterOf(error)
+  const headers = retryAfterHeader(retryAfter)
+  if (JSON_ACTIONS.has(ctx.action) || asksForJson(ctx)) {
+    const status = type === "Configuration" ? 500 : (JSON_STATUS_BY_TYPE[type] ?? 400)
+    // A sign-in-page error tells a script where a person can start again.
+    const url =
+      type !== "Configuration" && page === "signIn"
+        ? pageUrl(ctx, page, { error: type })
+        : undefined
+    return json({ ...errorBody(error), ...(url ? { url } : {}) }, status, headers)
+  }
+  const url = pageUrl(ctx, page, { error: type, code, retryAfter: retryAfter?.toString() })
+  return { kind: "redirect", url, ...(headers ? { headers } : {}) }
+}
+
+/**
+ * A script that asked for JSON only (`Accept: application/json`, no `text/html`) gets the typed
+ * error rather than a redirect to a page. `X-Auth-Return-Redirect` callers keep Auth.js's
+ * `200 { url }` answer, which their clients expect.
+ */
+function asksForJson(ctx: RequestContext): boolean {
+  if (ctx.returnRedirect) return false
+  const accept = ctx.request.headers.get("accept") ?? ""
+  return accept.includes("application/json") && !accept.includes("text/html")
+}
+
+/**
+ * The error this outcome is about. A failed check whose store could not answer (the OAuth
+ * state's replay guard) is a store outage, not a stale attempt: the user retrying at once
+ * would fail again, and the operator must hear about it.
+ */
+function classify(thrown: unknown): AuthError {
+  if (!(thrown instanceof AuthError)) {
+    return new CallbackRouteError("Unexpected error while handling an auth request", {
+      cause: thrown,
+    })
+  }
+  if (thrown.type !== "InvalidCheck" || thrown.details?.reason !== "store-unavailable")
+    return thrown
+  if (thrown.cause instanceof StoreError) return thrown.cause
+  return new StoreError("The store could not answer the OAuth state's consumeOnce command", {
+    cause: thrown.cause,
+    details: { operation: "consumeOnce" },
+  })
+}
+
+/**
+ * Faults are `error` lines. Refusals that are user events (a stale OAuth attempt, a wrong
+ * password) are one `warn` under the error's code, naming what failed and never a value.
+ */
+function logError(ctx: RequestContext, error: AuthError): void {
+  if (error.warning === undefined) {
+    ctx.logger.error(error)
+    return
+  }
+  const facts = [`provider "${ctx.providerId ?? "?"}"`]
+  const { check, reason } = error.details ?? {}
+  if (typeof check === "string") facts.push(`check: ${check}`)
+  if (typeof reason === "string") facts.push(`reason: ${reason}`)
+  const { code } = publicError(error)
+  if (code !== undefined) facts.push(`code: ${code}`)
+  ctx.logger.warn(error.warning, `${error.type}: ${error.message} (${facts.join(", ")})`)
 }
 
 function allowHeader(error: AuthError): Record<string, string> | undefined {

@@ -5,10 +5,11 @@ export type Outcome =
       kind: "html"
       status: number
       html: string
+      headers?: Record<string, string>
       /** CSP hashes (`'sha256-…'`) of the page's own inline scripts; none: no script runs. */
       scriptHashes?: readonly string[]
     }
-  | { kind: "redirect"; url: string }
+  | { kind: "redirect"; url: string; headers?: Record<string, string> }
   | { kind: "empty"; status: number; headers?: Record<string, string> }
 
 export const json = (body: unknown, status = 200, headers?: Record<string, string>): Outcome => ({

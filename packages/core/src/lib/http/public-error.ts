@@ -22,6 +22,11 @@ const FIXED_MESSAGES: Record<string, string> = {
   WebAuthnVerificationError:
     "Your passkey could not be verified. Request new options and try again; if it keeps failing, sign in another way.",
   Verification: "The sign-in link is no longer valid: it may have been used or have expired.",
+  InvalidCheck:
+    "This sign-in attempt expired or was already used. Start again from the sign-in page.",
+  StoreError: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",
+  StoreTimeout: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",
+  RateLimited: "Too many attempts. Try again after the Retry-After delay.",
   Configuration:
     "The server could not complete this request because of a problem in its auth configuration. The server log names it.",
 }

@@ -56,6 +56,7 @@ export function toResponse(outcome: Outcome, input: RespondInput): Response {
 
   switch (outcome.kind) {
     case "redirect": {
+      for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)
       const url = toLocation(outcome.url, input.origin)
       if (input.returnRedirect) {
         set(headers, "Content-Type", "application/json")
@@ -73,6 +74,7 @@ export function toResponse(outcome: Outcome, input: RespondInput): Response {
       })
     }
     case "html":
+      for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)
       set(headers, "Content-Type", "text/html; charset=utf-8")
       for (const [k, v] of PAGE_HEADERS) set(headers, k, v)
       if (outcome.scriptHashes && outcome.scriptHashes.length > 0) {

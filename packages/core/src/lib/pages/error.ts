@@ -7,6 +7,8 @@ export interface ErrorPageProps {
   signInUrl: string
   homeUrl: string
   theme: PageTheme
+  /** For refusals that end by themselves: when to try again (also the `Retry-After` header). */
+  retryAfterSeconds?: number
 }
 
 /**
@@ -20,6 +22,9 @@ export function renderErrorPage(props: ErrorPageProps): PageResponse {
     ? [safeLinkUrl(props.signInUrl), "Sign in"]
     : [safeLinkUrl(props.homeUrl), "Go to the home page"]
   let body = `<h1>${escapeHtml(content.heading)}</h1>\n<p class="center">${escapeHtml(content.message)}</p>\n`
+  if (props.retryAfterSeconds !== undefined) {
+    body += `<p class="center">${escapeHtml(waitSentence(props.retryAfterSeconds))}</p>\n`
+  }
   if (content.code !== undefined) {
     // Only a listed type gets here, so this is a fixed string, not the query echoed back.
     body += `<p class="center muted">Error code: <code>${escapeHtml(content.code)}</code></p>\n`
@@ -31,4 +36,10 @@ export function renderErrorPage(props: ErrorPageProps): PageResponse {
     status: content.status,
     html: renderLayout({ title: "Error", theme: props.theme, body }),
   }
+}
+
+function waitSentence(seconds: number): string {
+  if (seconds < 60) return `You can try again in ${seconds} second${seconds === 1 ? "" : "s"}.`
+  const minutes = Math.ceil(seconds / 60)
+  return `You can try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.`
 }

@@ -26,6 +26,11 @@ const linkExpired =
   "The sign in link is no longer valid. It may have been used already or it may have expired."
 const csrfExpired = "Your sign-in form expired or came from another site. Please try again."
 const rateLimited = "Too many attempts. Wait a few minutes and try again."
+/** InvalidCheck: the user did nothing wrong; the attempt is simply over. */
+export const checkFailed =
+  "This sign-in attempt expired or was already used (for example after a long wait, the Back button, or another browser). Please sign in again."
+export const storeUnavailable =
+  "Signing in is temporarily unavailable on our side. Nothing is wrong with your account: try again in a minute."
 const passkeyRefused =
   "Your passkey could not be verified. Start again from the sign-in page; if it keeps failing, sign in another way."
 
@@ -53,6 +58,9 @@ const signInMessages: MessageTable = {
   Verification: linkExpired,
   RateLimited: rateLimited,
   WebAuthnVerificationError: passkeyRefused,
+  InvalidCheck: checkFailed,
+  StoreError: storeUnavailable,
+  StoreTimeout: storeUnavailable,
 }
 
 /** The sign-in banner text for `error`: a listed message, or the generic one. */
@@ -92,6 +100,19 @@ const errorPages: Partial<Record<ErrorType | PageCode, ErrorPageContent>> = {
     message: rateLimited,
     signInLink: false,
   },
+  StoreError: {
+    status: 503,
+    heading: "Temporarily unavailable",
+    message: storeUnavailable,
+    signInLink: true,
+  },
+  StoreTimeout: {
+    status: 503,
+    heading: "Temporarily unavailable",
+    message: storeUnavailable,
+    signInLink: true,
+  },
+  InvalidCheck: { status: 400, heading: "Sign-in expired", message: checkFailed, signInLink: true },
   WebAuthnVerificationError: {
     status: 400,
     heading: "Passkey not accepted",

@@ -40,6 +40,8 @@ export interface SignInPageProps {
   code?: string
   email?: string
   theme: PageTheme
+  /** A note for the developer (development only), e.g. that the page's host is not AUTH_URL's. */
+  developerNotice?: string
 }
 
 type CredentialField = NonNullable<PageProvider["credentials"]>[string]
@@ -58,6 +60,9 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
     .filter((block) => block !== undefined)
 
   let body = "<h1>Sign in</h1>\n"
+  if (props.developerNotice !== undefined) {
+    body += `<div class="alert" role="status" data-latchkey-notice="development"><p>${escapeHtml(props.developerNotice)}</p></div>\n`
+  }
   if (props.error !== undefined && props.error !== "") {
     body += `<div class="alert" role="alert"><p>${escapeHtml(signInErrorMessage(props.error))}</p></div>\n`
   }

@@ -2,7 +2,8 @@
  * One attempt against one rule, with the store's failure decided here for every limit: a
  * store that cannot answer (Redis down) refuses the attempt unless the app chose `failOpen`.
  * Failing closed is the default on sign-in endpoints: an outage must not turn into an
- * unlimited password-guessing window.
+ * unlimited password-guessing window. The refusal is the `StoreError` itself, not
+ * `RateLimited`: the person made one attempt, and is told sign-in is unavailable for now (503).
  */
 import { StoreError } from "../../errors.js"
 import type { RateLimitRule, RateLimitStore } from "./store.js"
@@ -11,10 +12,21 @@ export type AttemptVerdict =
   | { allowed: true; unavailable?: StoreError }
   | { allowed: false; retryAfterSeconds: number; unavailable?: StoreError }
 
-/** What to wait before retrying when the store could not count: long enough to recover. */
-const RETRY_AFTER_OUTAGE_SECONDS = 30
+/** A failure of a store that throws plain errors, named by its class and the operation. */
+function storeFailure(store: RateLimitStore, cause: unknown): StoreError {
+  const name = (store as { constructor?: { name?: unknown } }).constructor?.name
+  const label =
+    typeof name === "string" && /^\w{1,40}$/.test(name) && name !== "Object" ? name : "The store"
+  return new StoreError(`${label} could not answer the rate limit's hit command`, {
+    cause,
+    details: { operation: "hit" },
+  })
+}
 
-/** Counts one attempt under `key`; `rule === false` allows without counting. */
+/**
+ * Counts one attempt under `key`; `rule === false` allows without counting. Throws the
+ * `StoreError` when the store cannot answer and the limit fails closed.
+ */
 export async function countAttempt(
   store: RateLimitStore,
   key: string,
@@ -28,12 +40,8 @@ export async function countAttempt(
       ? { allowed: true }
       : { allowed: false, retryAfterSeconds: result.retryAfterSeconds }
   } catch (cause) {
-    const unavailable =
-      cause instanceof StoreError
-        ? cause
-        : new StoreError("The rate-limit store failed", { cause, details: { limit: "hit" } })
-    return failOpen
-      ? { allowed: true, unavailable }
-      : { allowed: false, retryAfterSeconds: RETRY_AFTER_OUTAGE_SECONDS, unavailable }
+    const unavailable = cause instanceof StoreError ? cause : storeFailure(store, cause)
+    if (failOpen) return { allowed: true, unavailable }
+    throw unavailable
   }
 }

@@ -92,7 +92,7 @@ export async function readJwtSession(
   const token = found.payload
   const now = nowSeconds()
   if (pastAbsoluteEnd(config, token, now)) {
-    logger.warn("session-revoked")
+    logger.warn("session-revoked", "(reason: past session.absoluteMaxAge)")
     return { session: null, cookies: clear() }
   }
   const { updateAge, revocation } = config.session
@@ -109,8 +109,9 @@ export async function readJwtSession(
     const check = await checkRevocation(config, token)
     if (check.outcome === "valid") return undefined
     if (check.outcome === "revoked") {
-      logger.warn("session-revoked")
-      logger.debug("session revoked", { reason: check.reason })
+      const why =
+        check.reason === "user-version" ? "signed out everywhere" : "this session signed out"
+      logger.warn("session-revoked", `(reason: ${why})`)
       return { session: null, cookies: clear() }
     }
     logger.error(check.error)

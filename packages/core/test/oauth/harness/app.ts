@@ -2,11 +2,15 @@
  * An app on `Auth()` with one OIDC provider ("oidc") pointed at the harness's OpenID Provider,
  * and the first leg of its sign-in (POST /auth/signin/oidc), for the request-level tests.
  */
+import { afterAll, beforeAll } from "vitest"
 import { Auth } from "../../../src/index.js"
+import { callbackHandlers } from "../../../src/lib/actions/callback/handlers.js"
+import { signInHandlers } from "../../../src/lib/actions/signin/handlers.js"
+import { oauthCallback, oauthSignIn } from "../../../src/lib/oauth/actions.js"
 import OAuth, { type OIDCUserConfig } from "../../../src/providers/oauth.js"
 import type { AuthConfig } from "../../../src/types.js"
 import type { Browser } from "./browser.js"
-import { APP_ORIGIN, type OidcHarness } from "./oidc-server.js"
+import { APP_ORIGIN, type OidcHarness, startOidcServer } from "./oidc-server.js"
 
 export function oidcAppConfig(
   op: OidcHarness,
@@ -54,4 +58,21 @@ export async function startSignIn(
   )
   browser.store(response)
   return response
+}
+
+/**
+ * The OpenID Provider for one test file, started before its tests and closed after; the OAuth
+ * handlers are registered exactly as the core registers them. Read it through the getter.
+ */
+export function useOidcServer(): () => OidcHarness {
+  let op: OidcHarness | undefined
+  beforeAll(async () => {
+    signInHandlers.oauth ??= oauthSignIn
+    signInHandlers.oidc ??= oauthSignIn
+    callbackHandlers.oauth ??= oauthCallback
+    callbackHandlers.oidc ??= oauthCallback
+    op = await startOidcServer()
+  })
+  afterAll(() => op?.close())
+  return () => op!
 }

@@ -1,0 +1,36 @@
+/**
+ * What each warning code means and what to do about it: the sentence every `warn` line carries.
+ * The README's list of codes is checked against this table by a test.
+ */
+import type { WarningCode } from "../types.js"
+
+export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze({
+  "debug-enabled":
+    "`debug: true` logs every auth request step. Remove `debug: true` before going to production.",
+  "csrf-disabled":
+    "`skipCSRFCheck` is set, so Latchkey checks no CSRF token: only use it behind a framework that checks its own.",
+  "experimental-webauthn":
+    "Passkeys (experimental.enableWebAuthn) are experimental: their options and storage may change in a minor release.",
+  "session-unreadable":
+    "A session cookie could not be used (expired, damaged, signed with a secret no longer configured, or its row is gone); it was treated as signed out and cleared. Expected after a secret change; otherwise check that every instance has the same AUTH_SECRET.",
+  "session-revoked":
+    "A revoked or over-age session was refused and its cookie cleared (signed out elsewhere, signed out everywhere, or past session.absoluteMaxAge). Expected after a sign-out; nothing to do.",
+  "secret-weak":
+    "The secret is shorter than 32 bytes: production refuses it. Run `npx latchkey secret` and set the result as AUTH_SECRET.",
+  "env-url-basepath-redundant":
+    "AUTH_URL has a path and `basePath` is set too; `basePath` wins. Remove one of them.",
+  "provider-unusable":
+    "A provider lacks what it needs to sign anyone in; its button leads to the error page until the setting below is provided.",
+  "check-failed":
+    "An OAuth sign-in came back without a valid state, PKCE or nonce cookie (it expired, was already used, or the callback was opened in another browser); the user was sent to the sign-in page to start again. Frequent for one provider: check that its callback URL uses the same host as AUTH_URL.",
+  "credentials-refused":
+    "A credentials sign-in was refused (authorize returned null or threw CredentialsSignin). A user event, not a fault; rate limits apply.",
+  "host-mismatch":
+    "A request reached the app on a different origin than AUTH_URL's, so cookies are set for one host and redirects go to the other: the user looks signed out. Open the app at AUTH_URL, or change AUTH_URL.",
+})
+
+/** The sentence for `code`, followed by the call's own detail (what failed, which setting). */
+export function warningText(code: WarningCode, detail: string | undefined): string {
+  const text = WARNING_TEXT[code]
+  return detail ? `${text} ${detail}` : text
+}

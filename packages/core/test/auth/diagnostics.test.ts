@@ -1,0 +1,260 @@
+/**
+ * Diagnostics a person can act on, at `Auth()` level: wrong passwords are user events (warn,
+ * never the password), a store outage is not a lockout (503 + Retry-After), a lockout says how
+ * long, warnings carry a sentence and appear once per cause, a host that is not AUTH_URL's is
+ * named, and the missing-secret error says how to make one.
+ */
+import { readFileSync } from "node:fs"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { StoreError } from "../../src/errors.js"
+import { Auth } from "../../src/index.js"
+import { WARNING_TEXT } from "../../src/lib/warnings.js"
+import Credentials from "../../src/providers/credentials.js"
+import { MemoryStore, type Store } from "../../src/store.js"
+import type { AuthConfig } from "../../src/types.js"
+import {
+  copyJar,
+  deadStore,
+  jwtConfig,
+  readSession,
+  signIn,
+  signOut,
+} from "../revocation/helpers.js"
+import { Jar, makeConfig, recordingLogger, req, signInWithCredentials } from "./helpers.js"
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+  vi.restoreAllMocks()
+})
+
+const wrong = { username: "alice", password: "not-the-password-8c1f" }
+
+describe("credentials refusals", () => {
+  it("a wrong password is one warn line with the code, never an error, never the password", async () => {
+    const rec = recordingLogger()
+    const config = makeConfig({ logger: rec.logger })
+    const { res } = await signInWithCredentials(Auth, config, new Jar(), wrong)
+    expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe(
+      "CredentialsSignin",
+    )
+    expect(rec.calls.filter((c) => c.level === "error")).toEqual([])
+    const warns = rec.calls.filter((c) => c.level === "warn")
+    expect(warns.map((c) => c.args[0])).toEqual(["credentials-refused"])
+    expect(String(warns[0]!.args[1])).toMatch(/provider "credentials", code: credentials/)
+    expect(JSON.stringify(rec.calls)).not.toContain(wrong.password)
+  })
+
+  it("an app's CredentialsSignin subclass code is named in the warning", async () => {
+    const { CredentialsSignin } = await import("../../src/errors.js")
+    class Locked extends CredentialsSignin {
+      override code = "account_locked"
+    }
+    const rec = recordingLogger()
+    const config = makeConfig({
+      logger: rec.logger,
+      providers: [
+        Credentials({
+          authorize: () => {
+            throw new Locked()
+          },
+        }),
+      ],
+    })
+    await signInWithCredentials(Auth, config, new Jar(), wrong)
+    expect(String(rec.calls.find((c) => c.level === "warn")!.args[1])).toContain(
+      "code: account_locked",
+    )
+  })
+})
+
+describe("Retry-After and the store outage", () => {
+  const limited = (store: Store, logger = recordingLogger().logger): AuthConfig =>
+    makeConfig({
+      logger,
+      store,
+      session: { revocation: "off" },
+      providers: [
+        Credentials({
+          authorize: () => null,
+          rateLimit: { perAccount: { limit: 1, windowMs: 120_000 }, perIp: false },
+        }),
+      ],
+    })
+  const json = { accept: "application/json" }
+
+  it("a JSON caller over the limit gets 429 with Retry-After of the window's remaining seconds", async () => {
+    const config = limited(new MemoryStore())
+    await Auth(req("/auth/callback/credentials", { form: wrong, headers: json }), config)
+    const res = await Auth(
+      req("/auth/callback/credentials", { form: wrong, headers: json }),
+      config,
+    )
+    expect(res.status).toBe(429)
+    const seconds = Number(res.headers.get("retry-after"))
+    expect(seconds).toBeGreaterThan(100)
+    expect(seconds).toBeLessThanOrEqual(120)
+    const body = (await res.json()) as { error: { type: string } }
+    expect(body.error.type).toBe("RateLimited")
+  })
+
+  it("a JSON caller during a store outage gets 503 StoreError with Retry-After, and one error log naming the store and operation", async () => {
+    const rec = recordingLogger()
+    class RefusingStore extends MemoryStore {
+      override hit(): never {
+        throw new StoreError("Redis refused the store's hit command")
+      }
+    }
+    const broken = new RefusingStore()
+    const res = await Auth(
+      req("/auth/callback/credentials", { form: wrong, headers: json }),
+      limited(broken, rec.logger),
+    )
+    expect(res.status).toBe(503)
+    expect(res.headers.get("retry-after")).toBe("30")
+    const body = (await res.json()) as { error: { type: string; message: string } }
+    expect(body.error.type).toBe("StoreError")
+    expect(body.error.message).toContain("temporarily unavailable")
+    const errors = rec.calls.filter((c) => c.level === "error").map((c) => c.args[0] as Error)
+    expect(errors.map((e) => e.message)).toEqual(["Redis refused the store's hit command"])
+  })
+
+  it("a store that throws plain errors is named by its class in the log", async () => {
+    class FlakyStore extends MemoryStore {
+      override hit(): never {
+        throw new Error("socket closed")
+      }
+    }
+    const rec = recordingLogger()
+    await Auth(
+      req("/auth/callback/credentials", { form: wrong }),
+      limited(new FlakyStore(), rec.logger),
+    )
+    const [error] = rec.calls.filter((c) => c.level === "error").map((c) => c.args[0] as Error)
+    expect(error).toBeInstanceOf(StoreError)
+    expect(error!.message).toBe("FlakyStore could not answer the rate limit's hit command")
+  })
+
+  it("the error page repeats only a sane retryAfter, and only for RateLimited", async () => {
+    const config = makeConfig()
+    const page = (query: string) => Auth(req(`/auth/error?${query}`), config)
+    expect((await page("error=RateLimited&retryAfter=90")).headers.get("retry-after")).toBe("90")
+    expect((await page("error=RateLimited&retryAfter=1e9")).headers.get("retry-after")).toBeNull()
+    expect((await page("error=AccessDenied&retryAfter=90")).headers.get("retry-after")).toBeNull()
+    const outage = await page("error=StoreTimeout")
+    expect(outage.status).toBe(503)
+    expect(outage.headers.get("retry-after")).toBe("30")
+  })
+})
+
+describe("warnings: once per cause, with a sentence", () => {
+  it("experimental-webauthn is logged once however many times the config is rebuilt", async () => {
+    const consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {})
+    // No adapter: the config is refused too (logged as an error), which is not what this is about.
+    vi.spyOn(console, "error").mockImplementation(() => {})
+    const { default: WebAuthn } = await import("../../src/providers/webauthn.js")
+    for (let i = 0; i < 11; i++) {
+      // A fresh config object each time, as an app building it per request does.
+      const config = makeConfig({
+        experimental: { enableWebAuthn: true },
+        logger: {},
+        providers: [WebAuthn({})],
+      })
+      await Auth(req("/auth/session"), config)
+    }
+    const lines = consoleWarn.mock.calls.map((c) => String(c[0]))
+    const webauthn = lines.filter((l) => l.includes("[experimental-webauthn]"))
+    expect(webauthn).toHaveLength(1)
+    expect(webauthn[0]).toMatch(/\[experimental-webauthn\] Passkeys .* are experimental/)
+  })
+
+  it("session-revoked: once per reason, each with what it means", async () => {
+    const rec = recordingLogger()
+    const config = jwtConfig(
+      { store: new MemoryStore(), logger: rec.logger },
+      { revocation: "strict" },
+    )
+    const jar = await signIn(config)
+    const stolen = copyJar(jar)
+    await signOut(config, jar)
+    for (let i = 0; i < 3; i++) expect(await readSession(config, copyJar(stolen))).toBeNull()
+    const revoked = rec.calls.filter((c) => c.level === "warn" && c.args[0] === "session-revoked")
+    expect(revoked).toHaveLength(1)
+    expect(String(revoked[0]!.args[1])).toMatch(
+      /^A revoked or over-age session .*this session signed out/,
+    )
+  })
+
+  it("every code has a sentence, and the README lists exactly these codes", () => {
+    const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8")
+    const section = readme.slice(readme.indexOf("### Log codes"))
+    const listed = [
+      ...section.slice(0, section.indexOf("\n### ", 4)).matchAll(/^\| `([a-z-]+)` +\|/gm),
+    ]
+      .map((m) => m[1])
+      .sort()
+    expect(listed).toEqual(Object.keys(WARNING_TEXT).sort())
+    for (const text of Object.values(WARNING_TEXT)) expect(text).toMatch(/^[A-Z`].{30,}\.$/)
+  })
+})
+
+describe("host mismatch", () => {
+  const config = (logger = recordingLogger().logger) =>
+    makeConfig({ url: "http://localhost:5173", trustHost: undefined, logger })
+
+  it("a request to 127.0.0.1 when AUTH_URL is localhost: one warning naming both", async () => {
+    const rec = recordingLogger()
+    const cfg = config(rec.logger)
+    for (let i = 0; i < 3; i++) {
+      await Auth(req("/auth/session", { origin: "http://127.0.0.1:5173" }), cfg)
+    }
+    const warns = rec.calls.filter((c) => c.args[0] === "host-mismatch")
+    expect(warns).toHaveLength(1)
+    expect(String(warns[0]!.args[1])).toContain(
+      "(request to http://127.0.0.1:5173, AUTH_URL is http://localhost:5173)",
+    )
+  })
+
+  it("in development the built-in sign-in page says so; in production it does not", async () => {
+    vi.stubEnv("NODE_ENV", "development")
+    const cfg = config()
+    const dev = await (
+      await Auth(req("/auth/signin", { origin: "http://127.0.0.1:5173" }), cfg)
+    ).text()
+    expect(dev).toContain(
+      "this page was opened at http://127.0.0.1:5173, but AUTH_URL is http://localhost:5173",
+    )
+    vi.stubEnv("NODE_ENV", "production")
+    const prod = await (
+      await Auth(req("/auth/signin", { origin: "http://127.0.0.1:5173" }), cfg)
+    ).text()
+    expect(prod).not.toContain("AUTH_URL")
+  })
+
+  it("no warning and no notice on AUTH_URL's own origin", async () => {
+    const rec = recordingLogger()
+    const cfg = config(rec.logger)
+    const page = await (
+      await Auth(req("/auth/signin", { origin: "http://localhost:5173" }), cfg)
+    ).text()
+    expect(page).not.toContain("Development notice")
+    expect(rec.warnings()).not.toContain("host-mismatch")
+  })
+})
+
+describe("configuration messages", () => {
+  it("MissingSecret suggests npx latchkey secret", async () => {
+    const rec = recordingLogger()
+    await Auth(req("/auth/session"), makeConfig({ secret: undefined, logger: rec.logger }))
+    const [error] = rec.calls.filter((c) => c.level === "error").map((c) => c.args[0] as Error)
+    expect(error!.message).toContain("[MissingSecret]")
+    expect(error!.message).toContain("npx latchkey secret")
+  })
+
+  it("a store outage is never reported as RateLimited", async () => {
+    const res = await Auth(
+      req("/auth/callback/credentials", { form: wrong }),
+      makeConfig({ store: deadStore(), session: { revocation: "off" } }),
+    )
+    expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("StoreError")
+  })
+})
