@@ -6,6 +6,8 @@
  * A warning is logged once per process for each code and detail: apps (and the Qwik binding,
  * per environment) may build their config more than once, and a per-request event such as a
  * stale session cookie would otherwise repeat without adding anything. Repeats go to `debug`.
+ * The exception is a failed attempt (a refused password, a failed OAuth check): a security log
+ * needs every one of those (ASVS 16.3.1/16.3.3), so they are logged each time.
  */
 import { AuthError } from "../errors.js"
 import type { AuthConfig, LoggerInstance, WarningCode } from "../types.js"
@@ -30,6 +32,9 @@ const consoleLogger: LoggerInstance = {
     console.debug(`[latchkey][debug] ${message}`, metadata ?? "")
   },
 }
+
+/** Codes that record one failed attempt each: never folded into one line per process. */
+const PER_ATTEMPT: ReadonlySet<WarningCode> = new Set(["credentials-refused", "check-failed"])
 
 /** Warnings already logged by this process, per sink: code → the details seen. */
 const warned = new WeakMap<object, Map<WarningCode, Set<string>>>()
@@ -68,7 +73,8 @@ export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): Logg
     },
     warn(code: WarningCode, detail?: string) {
       try {
-        if (firstTime(warn, code, detail)) warn(code, warningText(code, detail))
+        if (PER_ATTEMPT.has(code) || firstTime(warn, code, detail))
+          warn(code, warningText(code, detail))
         else if (debugEnabled) debug(`warning ${code} (repeat)`, detail ? { detail } : undefined)
       } catch {}
     },

@@ -44,6 +44,14 @@ describe("credentials refusals", () => {
     expect(JSON.stringify(rec.calls)).not.toContain(wrong.password)
   })
 
+  it("every wrong password is logged, not only the first: a security log needs each attempt", async () => {
+    const rec = recordingLogger()
+    const config = makeConfig({ logger: rec.logger })
+    for (let i = 0; i < 3; i++) await signInWithCredentials(Auth, config, new Jar(), wrong)
+    const warns = rec.calls.filter((c) => c.level === "warn" && c.args[0] === "credentials-refused")
+    expect(warns).toHaveLength(3)
+  })
+
   it("an app's CredentialsSignin subclass code is named in the warning", async () => {
     const { CredentialsSignin } = await import("../../src/errors.js")
     class Locked extends CredentialsSignin {
