@@ -33,9 +33,9 @@ import {
   startProduction,
   writeDotEnv,
 } from "./fixture-apps.js"
+import { GRACE, loginAtProvider, submitCredentials } from "./migrated-steps.js"
 
 const SETUP_TIMEOUT = 240_000
-const GRACE = { email: "grace@example.com", password: "hopper-1906" }
 const databaseUrl = process.env.DATABASE_URL
 // A schema of our own on the shared server, reached through the pool's search_path.
 const schema = `latchkey_e2e_${Math.random().toString(36).slice(2, 10)}`
@@ -217,12 +217,7 @@ for (const mode of ["dev", "production"] as const) {
       const { context, page } = await open(browser, base)
       await page.goto("/")
       await markDocument(page)
-      await page.fill('input[name="options.email"]', GRACE.email)
-      await page.fill('input[name="options.password"]', GRACE.password)
-      await Promise.all([
-        page.waitForURL(`${base}/protected/`),
-        page.click('[data-testid="form-credentials"]'),
-      ])
+      await submitCredentials(page, GRACE.password, `${base}/protected/`)
       await page.getByText("Protected: Grace Hopper").waitFor()
       expect(await page.textContent('[data-testid="user"]')).toBe(GRACE.email)
       expect(await sameDocument(page)).toBe(true)
@@ -238,12 +233,7 @@ for (const mode of ["dev", "production"] as const) {
     it("signs in with the credentials form and out again, without JavaScript", async () => {
       const { context, page } = await open(browser, base, { javaScriptEnabled: false })
       await page.goto("/")
-      await page.fill('input[name="options.email"]', GRACE.email)
-      await page.fill('input[name="options.password"]', GRACE.password)
-      await Promise.all([
-        page.waitForURL(`${base}/protected/`),
-        page.click('[data-testid="form-credentials"]'),
-      ])
+      await submitCredentials(page, GRACE.password, `${base}/protected/`)
       expect(await page.textContent("h1")).toBe("Protected: Grace Hopper")
       expect(await page.textContent('[data-testid="user"]')).toBe(GRACE.email)
       await Promise.all([page.waitForURL(`${base}/`), page.click("text=Sign Out")])
@@ -262,12 +252,7 @@ for (const mode of ["dev", "production"] as const) {
           page.waitForURL((url) => url.origin === oidc.issuer),
           page.click('[data-testid="form-local"]'),
         ])
-        await page.fill('input[name="name"]', "Grace Hopper")
-        await page.fill('input[name="email"]', email)
-        await Promise.all([
-          page.waitForURL(`${base}/protected/`),
-          page.click('button[value="login"]'),
-        ])
+        await loginAtProvider(page, oidc.issuer, base, email)
         expect(await page.textContent('[data-testid="user"]')).toBe(email)
         // A database session: the cookie is the sessions table's opaque token, not a JWE.
         const cookies = await context.cookies()
@@ -279,12 +264,7 @@ for (const mode of ["dev", "production"] as const) {
       it(`refuses a wrong password on the sign-in page, ${how}`, async () => {
         const { context, page } = await open(browser, base, { javaScriptEnabled: js })
         await page.goto("/")
-        await page.fill('input[name="options.email"]', GRACE.email)
-        await page.fill('input[name="options.password"]', "not-her-password")
-        await Promise.all([
-          page.waitForURL((url) => url.pathname === "/auth/signin"),
-          page.click('[data-testid="form-credentials"]'),
-        ])
+        await submitCredentials(page, "not-her-password", (url) => url.pathname === "/auth/signin")
         expect(new URL(page.url()).searchParams.get("error")).toBe("CredentialsSignin")
         await context.close()
       })

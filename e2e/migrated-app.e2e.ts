@@ -27,9 +27,9 @@ import {
   typeCheck,
   writeDotEnv,
 } from "./fixture-apps.js"
+import { GRACE, loginAtProvider, submitCredentials } from "./migrated-steps.js"
 
 const SETUP_TIMEOUT = 240_000
-const GRACE = { email: "grace@example.com", password: "hopper-1906" }
 
 let browser: Browser
 let app: FixtureApp
@@ -69,14 +69,6 @@ async function envFor(port: number) {
   }
 }
 
-/** The OpenID Provider's own sign-in page: any name and email. */
-async function loginAtProvider(page: Page, base: string, email: string) {
-  expect(new URL(page.url()).origin).toBe(oidc.issuer)
-  await page.fill('input[name="name"]', "Grace Hopper")
-  await page.fill('input[name="email"]', email)
-  await Promise.all([page.waitForURL(`${base}/protected/`), page.click('button[value="login"]')])
-}
-
 async function signedInAs(page: Page): Promise<string | null> {
   return page.textContent('[data-testid="user"]')
 }
@@ -110,7 +102,7 @@ for (const mode of ["dev", "production"] as const) {
         page.waitForURL((url) => url.origin === oidc.issuer),
         page.click('[data-testid="submit-local"]'),
       ])
-      await loginAtProvider(page, base, `submit-${mode}@example.org`)
+      await loginAtProvider(page, oidc.issuer, base, `submit-${mode}@example.org`)
       expect(await page.textContent("h1")).toBe("Protected: Grace Hopper")
       expect(await signedInAs(page)).toBe(`submit-${mode}@example.org`)
       await context.close()
@@ -126,9 +118,7 @@ for (const mode of ["dev", "production"] as const) {
         const { context, page } = await open(browser, base)
         page.on("request", (request) => requested.push(new URL(request.url()).pathname))
         await page.goto("/")
-        await page.fill('input[name="options.email"]', GRACE.email)
-        await page.fill('input[name="options.password"]', GRACE.password)
-        await page.click('[data-testid="form-credentials"]')
+        await submitCredentials(page, GRACE.password, `${base}/protected/`)
         await page.getByText("Protected: Grace Hopper").waitFor()
         await page.click("text=Home")
         await page.getByText("Sign in with Local IdP (form)").waitFor()
@@ -148,7 +138,7 @@ for (const mode of ["dev", "production"] as const) {
           page.waitForURL((url) => url.origin === oidc.issuer),
           page.click('[data-testid="form-local"]'),
         ])
-        await loginAtProvider(page, base, `form-${mode}-${js}@example.org`)
+        await loginAtProvider(page, oidc.issuer, base, `form-${mode}-${js}@example.org`)
         expect(await signedInAs(page)).toBe(`form-${mode}-${js}@example.org`)
         await context.close()
       })
@@ -156,12 +146,7 @@ for (const mode of ["dev", "production"] as const) {
       it(`signs in with the credentials form and out again, ${how}`, async () => {
         const { context, page } = await open(browser, base, { javaScriptEnabled: js })
         await page.goto("/")
-        await page.fill('input[name="options.email"]', GRACE.email)
-        await page.fill('input[name="options.password"]', GRACE.password)
-        await Promise.all([
-          page.waitForURL(`${base}/protected/`),
-          page.click('[data-testid="form-credentials"]'),
-        ])
+        await submitCredentials(page, GRACE.password, `${base}/protected/`)
         // With JavaScript the URL changes first and the page renders after (client navigation).
         await page.getByText("Protected: Grace Hopper").waitFor()
         expect(await signedInAs(page)).toBe(GRACE.email)
@@ -176,12 +161,7 @@ for (const mode of ["dev", "production"] as const) {
       it(`shows a wrong password on the sign-in page, ${how}`, async () => {
         const { context, page } = await open(browser, base, { javaScriptEnabled: js })
         await page.goto("/")
-        await page.fill('input[name="options.email"]', GRACE.email)
-        await page.fill('input[name="options.password"]', "not-her-password")
-        await Promise.all([
-          page.waitForURL((url) => url.pathname === "/auth/signin"),
-          page.click('[data-testid="form-credentials"]'),
-        ])
+        await submitCredentials(page, "not-her-password", (url) => url.pathname === "/auth/signin")
         expect(new URL(page.url()).searchParams.get("error")).toBe("CredentialsSignin")
         expect(await page.textContent("body")).toContain("Sign in failed")
         await context.close()
