@@ -243,3 +243,15 @@ function filesMatching(dir: string, pattern: RegExp): string[] {
 export function removeFixtures(): void {
   rmSync(scratch, { recursive: true, force: true })
 }
+
+/** `pg` at the version this repository tests against. */
+export const pgPackage = () => `pg@${installedVersion("pg")}`
+
+/** `npx latchkey vite`, from the installed tarball: adds Latchkey's Vite plugin. */
+export async function addVitePlugin(app: FixtureApp): Promise<string> {
+  const { stdout } = await run("npx", ["--no-install", "latchkey", "vite"], {
+    cwd: app.dir,
+    env: childEnv(),
+  })
+  return stdout
+}

@@ -80,6 +80,9 @@ async function buildVariant(variant) {
   const { qwikVite } = await import("@builder.io/qwik/optimizer")
   const { qwikCity } = await import("@builder.io/qwik-city/vite")
   const { nodeServerAdapter } = await import("@builder.io/qwik-city/adapters/node-server/vite")
+  // The migration guide's step 1: keeps the latchkey variant's QwikAuth$ config out of the
+  // client build (it only touches imports from @latchkey/qwik, so the others are unchanged).
+  const { latchkey } = await import("@latchkey/qwik/vite")
 
   const out = join(here, ".build", variant)
   rmSync(out, { recursive: true, force: true })
@@ -94,7 +97,7 @@ async function buildVariant(variant) {
 
   await build({
     ...common,
-    plugins: [qwikCity(), qwikVite({ client })],
+    plugins: [latchkey(), qwikCity(), qwikVite({ client })],
     // Server-only imports of the config segment stay imports, as in the demo's client build.
     build: { target: "es2022", rollupOptions: { external: [/^node:/] } },
   })
@@ -105,6 +108,7 @@ async function buildVariant(variant) {
   await build({
     ...common,
     plugins: [
+      latchkey(),
       qwikCity(),
       qwikVite({ client, ssr: { outDir: join(out, "server"), manifestInput } }),
       // No static generation: every request must be server-rendered to measure anything.

@@ -1,8 +1,9 @@
 /**
- * Library build. Two files: `dist/index.qwik.mjs`, the Qwik part (its `$(...)` calls are left for
- * the consuming app's optimizer, which splits them and drops server bodies from client builds),
- * and `dist/server.js`, plain server code that `index.qwik.mjs` imports dynamically from those
- * server bodies only. Run with `--mode lib` (how the Qwik plugin recognises a library build).
+ * Library build. `dist/index.qwik.mjs`, the Qwik part (its `$(...)` calls are left for the
+ * consuming app's optimizer, which splits them and drops server bodies from client builds),
+ * `dist/server.js`, plain server code that `index.qwik.mjs` imports dynamically from those
+ * server bodies only, and `dist/vite.js`/`dist/vite-setup.js`, the Vite plugin and the
+ * `npx latchkey vite` edit (Node only). Run with `--mode lib` (how the Qwik plugin recognises a library build).
  */
 import { qwikVite } from "@builder.io/qwik/optimizer"
 import { defineConfig, type Plugin } from "vite"
@@ -32,7 +33,12 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: "./src/index.ts", server: "./src/server.ts" },
+      entry: {
+        index: "./src/index.ts",
+        server: "./src/server.ts",
+        vite: "./src/vite.ts",
+        "vite-setup": "./src/vite-setup.ts",
+      },
       formats: ["es"],
       fileName: (_format, name) => (name === "index" ? "index.qwik.mjs" : `${name}.js`),
     },

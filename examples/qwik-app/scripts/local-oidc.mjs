@@ -7,6 +7,7 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import Provider from "oidc-provider"
+import { MemoryAdapter } from "./oidc-memory-adapter.mjs"
 
 const CLIENT_ID = "latchkey-demo"
 
@@ -93,7 +94,17 @@ export async function startLocalOidc({ redirectUris }) {
     // than Latchkey's 60 s refresh skew, so every visit to /provider/ runs a refresh.
     issueRefreshToken: async () => true,
     rotateRefreshToken: () => true,
-    ttl: { AccessToken: 10, RefreshToken: 24 * 60 * 60 },
+    // The rest are explicit so the provider uses no default it warns about: ten minutes to
+    // sign in, and a day for the provider's own session, grants and ID tokens.
+    ttl: {
+      AccessToken: 10,
+      RefreshToken: 24 * 60 * 60,
+      Interaction: 10 * 60,
+      Session: 24 * 60 * 60,
+      Grant: 24 * 60 * 60,
+      IdToken: 60 * 60,
+    },
+    adapter: MemoryAdapter,
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     features: { devInteractions: { enabled: false } },
     conformIdTokenClaims: false,

@@ -11,8 +11,11 @@
  * - Those bodies do not capture `configQrl`. A stripped segment keeps its captures, which would
  *   keep the app's config segment in the client build; instead they find the config through
  *   `registered` (set on the server only) or the request's `sharedMap` (set by `onRequest`).
- *   In a client build `configQrl` is then unused, and the bundler drops the app's `qrl(...)`
- *   argument together with the chunk it points at.
+ *   In a client build `configQrl` is then unused.
+ *
+ * The config function itself is a segment of the app's module, which Qwik's optimizer writes to
+ * the client build unless the call's imported name is server-only (`routeAuth$`); `latchkey()`
+ * in `vite.config.ts` (`vite.ts`) imports `QwikAuth$` under that name.
  */
 // biome-ignore-all lint/correctness/useQwikLoaderLocation: a library defines loaders and actions for the app, which re-exports them from src/routes/plugin@auth.ts (route boundary)
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
@@ -37,11 +40,35 @@ function server(): Promise<typeof import("./server.js")> {
 const registered: { configQrl?: QRL<QwikAuthConfigFn> } = {}
 
 /**
- * The `Qrl` form of {@link QwikAuth$}.
+ * What an app built without `latchkey()` in `vite.config.ts` is told, once per server process:
+ * its client build then holds the config (see `vite.ts`). The server is the only place that can
+ * tell, because the plugin is what turns `QwikAuth$` into `routeAuth$`.
+ */
+const MISSING_VITE_PLUGIN =
+  "[latchkey][warn][vite-plugin-missing] QwikAuth$ is built without Latchkey's Vite plugin, so " +
+  "the client build (dist/build) contains your auth config and everything it imports (adapter, " +
+  "database driver, authorize() code). Add this line to vite.config.ts (or run `npx latchkey " +
+  'vite`):\n  import { latchkey } from "@latchkey/qwik/vite"\nand put latchkey() first in ' +
+  "`plugins: [...]`, or call routeAuth$ instead of QwikAuth$."
+
+let warnedMissingPlugin = false
+
+/**
+ * The `Qrl` form of {@link QwikAuth$}. The optimizer calls it for `QwikAuth$` in an app built
+ * without `latchkey()`; with the plugin it calls {@link routeAuthQrl}.
  *
  * @public
  */
 export function QwikAuthQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) {
+  if (isServer && !warnedMissingPlugin) {
+    warnedMissingPlugin = true
+    console.warn(MISSING_VITE_PLUGIN)
+  }
+  return authQrl(configQrl)
+}
+
+/** `QwikAuth$`/`routeAuth$` once the optimizer has turned the config function into a QRL. */
+function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) {
   if (isServer) registered.configQrl = configQrl as QRL<QwikAuthConfigFn>
 
   /** The current session, or `null` when signed out. */
@@ -86,8 +113,9 @@ export function QwikAuthQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthCon
 
 /**
  * Set up Latchkey for a Qwik City app. `configFn` receives the request event and returns the
- * config; `basePath` defaults to `/auth`. It runs on the server only, and neither it nor what it
- * imports reaches the client build.
+ * config; `basePath` defaults to `/auth`. It runs on the server only; with `latchkey()` from
+ * `@latchkey/qwik/vite` in `vite.config.ts`, neither it nor what it imports is written to the
+ * client build (without it, the server warns once, naming that line).
  *
  * ```ts
  * // src/routes/plugin@auth.ts
@@ -105,13 +133,13 @@ export const QwikAuth$: <C extends QwikAuthConfig>(
  *
  * @public
  */
-export const routeAuthQrl: typeof QwikAuthQrl = QwikAuthQrl
+export const routeAuthQrl: typeof QwikAuthQrl = authQrl
 
 /**
  * {@link QwikAuth$} under a name Qwik's optimizer treats as server-only (like `routeLoader$`):
  * the client build replaces `configFn` with an empty placeholder, so neither it nor anything it
- * imports is written to the client build. With `QwikAuth$` the browser never loads the config
- * either, but its code is still emitted as an unreferenced file among the client assets.
+ * imports is written to the client build. `latchkey()` from `@latchkey/qwik/vite` makes
+ * `QwikAuth$` calls compile to this; without it their config is written to the client build.
  *
  * @public
  */

@@ -46,3 +46,78 @@ it("the root README shows every file the quick start adds to the starter", () =>
     for (const file of filesUnder(join(fixtures, overlay))) expect(shown).toContain(file)
   }
 })
+
+/** Names the READMEs' snippets use from packages: a snippet that uses one must import it. */
+const IMPORTED_NAMES = [
+  "routeAuth$",
+  "QwikAuth$",
+  "getToken",
+  "encode",
+  "decode",
+  "PostgresAdapter",
+  "migrate",
+  "RedisStore",
+  "createClient",
+  "PGlite",
+  "Credentials",
+  "Passkey",
+  "GitHub",
+  "Keycloak",
+  "Nodemailer",
+  "getAccessToken",
+  "getSessionData",
+  "registerPasskey",
+  "signInWithPasskey",
+  "setEnvDefaults",
+  "Auth",
+  "routeLoader$",
+  "component$",
+]
+
+/** The TypeScript snippets of a README, each with the heading of the section it sits in. */
+function snippets(readme: string): { section: string; code: string }[] {
+  const text = readFileSync(join(root, readme), "utf8")
+  const found: { section: string; code: string }[] = []
+  let section = ""
+  for (const part of text.split(/^(#{2,3} .*)$/m)) {
+    if (/^#{2,3} /.test(part)) section = part
+    else
+      for (const m of part.matchAll(/```tsx?\n([\s\S]*?)\n```/g))
+        found.push({ section, code: m[1]! })
+  }
+  return found
+}
+
+const allReadmes = [...readmes, "packages/core/README.md", "packages/store-redis/README.md"]
+
+describe.each(allReadmes)("snippets of %s", (readme) => {
+  it("import every package name they use", () => {
+    const missing: string[] = []
+    for (const { code } of snippets(readme)) {
+      if (/^(interface|type) /m.test(code) && !/^import /m.test(code)) continue // type sketches
+      const imported = [...code.matchAll(/^import\s+(?:type\s+)?(\w+)?[\s,]*(?:\{([^}]*)\})?/gm)]
+        .flatMap((m) => [m[1] ?? "", ...(m[2] ?? "").split(",")])
+        .map((name) =>
+          name
+            .replace(/^\s*type\s+/, "")
+            .trim()
+            .split(/\s+as\s+/)
+            .pop(),
+        )
+      for (const name of IMPORTED_NAMES) {
+        const call = new RegExp(`(?<![\\w$.])${name.replace("$", "\\$")}[(<]`)
+        if (call.test(code) && !imported.includes(name)) {
+          missing.push(`${name} in: ${code.split("\n").slice(0, 3).join(" ⏎ ")}`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
+  it("use routeAuth$ unless they are about migrating from @auth/qwik", () => {
+    for (const { section, code } of snippets(readme)) {
+      if (/migrat/i.test(section)) continue
+      expect({ section, code }).not.toMatchObject({ code: expect.stringMatching(/QwikAuth\$\(/) })
+    }
+  })
+})
