@@ -54,7 +54,7 @@ function start(): Promise<string> {
     })
     server = child
     let out = ""
-    const timer = setTimeout(() => reject(new Error(`demo did not start:\n${out}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`demo did not start:\n${out}`)), 90_000)
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)
