@@ -6,11 +6,14 @@
  *   `@builder.io/qwik-city` → `@qwik.dev/router`, subpaths kept) and left external.
  * - The few modules where Qwik 2 behaves differently resolve to `./src/<name>.ts` instead (see
  *   `build-imports.mjs`); an override may import the v1 module it replaces.
- * - Vite 8 (Rolldown), which the Qwik 2 optimizer requires.
+ * - No Qwik optimizer. Qwik 2's, in a library build, turns each `routeLoader$(fn)` into
+ *   `routeLoaderQrl(inlinedQrl(fn))`, which the app's optimizer can no longer strip from the
+ *   client build (and with `fn` the dynamic import of the server half and the core). The
+ *   `$(...)` calls are left for the app's optimizer, as Qwik 1's library build leaves them.
+ * - Vite 8 (Rolldown), as Qwik 2 requires.
  *
  * The output has the same two files as the v1 build (`dist/index.qwik.mjs`, `dist/server.js`).
  */
-import { qwikVite } from "@qwik.dev/core/optimizer"
 import { defineConfig, type Plugin } from "vite"
 import { isExternal, overrideOf, toQwik2 } from "./build-imports.mjs"
 
@@ -50,5 +53,5 @@ export default defineConfig({
       output: { chunkFileNames: "[name].js" },
     },
   },
-  plugins: [qwik2Imports, qwikVite()],
+  plugins: [qwik2Imports],
 })

@@ -7,7 +7,6 @@
  *   app's types come from `@qwik.dev/*` only. The overridden modules are internal (none of their
  *   types is part of the public surface), so the shared sources' declarations describe this build.
  * - `dist/bin/latchkey.mjs`: the same `npx latchkey secret` as `@latchkey/qwik`.
- * - The Qwik 2 optimizer's manifest of the library build, which no app reads, is dropped.
  */
 import { execFileSync } from "node:child_process"
 import {
@@ -15,7 +14,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs"
@@ -57,5 +55,3 @@ rewrite(dist)
 
 mkdirSync(join(dist, "bin"), { recursive: true })
 cpSync(join(root, "../qwik/bin/latchkey.mjs"), join(dist, "bin/latchkey.mjs"))
-rmSync(join(dist, "assets"), { recursive: true, force: true })
-rmSync(join(dist, "q-manifest.json"), { force: true })

@@ -1,0 +1,140 @@
+/**
+ * The README's quick start on Qwik 2: Qwik 2's empty starter, the quick start's files moved over
+ * as the "From Qwik 1" note says (import names swapped), `@latchkey/qwik2` installed from an
+ * `npm pack` tarball. Driven in Chromium under `vite dev` and as a production build, with
+ * JavaScript on and off. Qwik 2 behaves differently from Qwik City 1 in ways a binding must
+ * handle (strict loaders, `goto()` to the current page doing nothing, per-loader JSON answers),
+ * so the session is checked on the page right after each sign-in and sign-out.
+ */
+import type { Browser, Page } from "playwright-core"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { launch, open, pageErrors } from "./browser.js"
+import {
+  buildProduction,
+  clientFilesMatching,
+  createApp,
+  type FixtureApp,
+  freePort,
+  newSecret,
+  type RunningApp,
+  removeFixtures,
+  serverFilesMatching,
+  startDev,
+  startProduction,
+  typeCheck,
+  writeDotEnv,
+} from "./fixture-apps.js"
+import { qwik2 } from "./qwik2-apps.js"
+
+const ADA = { email: "ada@example.com", password: "correct horse battery staple" }
+const SETUP_TIMEOUT = 300_000
+
+let browser: Browser
+let app: FixtureApp
+const servers: Partial<Record<"dev" | "production", RunningApp>> = {}
+let buildLog = ""
+
+async function serve(mode: "dev" | "production"): Promise<RunningApp> {
+  const port = await freePort()
+  const env = { AUTH_SECRET: await newSecret(app), AUTH_URL: `http://127.0.0.1:${port}` }
+  writeDotEnv(app, env)
+  if (mode === "dev") return startDev(app, port)
+  buildLog = await buildProduction(app)
+  return startProduction(app, port, env)
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  app = await createApp("quickstart-qwik2", ["quickstart"], [], qwik2)
+}, SETUP_TIMEOUT)
+
+afterAll(async () => {
+  await Promise.all(Object.values(servers).map((server) => server.stop()))
+  await browser?.close()
+  if (!process.env.E2E_KEEP_FIXTURES) removeFixtures()
+})
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([])
+})
+
+async function submit(page: Page, credentials: { email: string; password: string }) {
+  await page.fill('input[name="options.email"]', credentials.email)
+  await page.fill('input[name="options.password"]', credentials.password)
+  await Promise.all([page.waitForLoadState(), page.click("button")])
+}
+
+it("type-checks as written (tsc --noEmit)", async () => {
+  await expect(typeCheck(app)).resolves.toBeUndefined()
+}, 120_000)
+
+for (const mode of ["dev", "production"] as const) {
+  describe(`the quick start on Qwik 2, ${mode}`, () => {
+    beforeAll(async () => {
+      servers[mode] = await serve(mode)
+    }, SETUP_TIMEOUT)
+    afterAll(async () => {
+      await servers[mode]?.stop()
+    })
+
+    for (const js of [true, false]) {
+      const how = js ? "with JavaScript" : "without JavaScript"
+
+      it(`signs in, keeps the session across a reload, and signs out, ${how}`, async () => {
+        const { context, page } = await open(browser, servers[mode]!.url, {
+          javaScriptEnabled: js,
+        })
+        await page.goto("/")
+        await submit(page, ADA)
+        // On the page the form was on: Qwik 2 re-runs no loader for `goto()` to the same path.
+        await page.getByText(`Signed in as ${ADA.email}`).waitFor()
+        const session = (await context.cookies()).find((c) => c.name === "authjs.session-token")
+        expect(session?.httpOnly).toBe(true)
+        expect(await page.content()).not.toContain(session!.value)
+
+        await page.reload()
+        await page.getByText(`Signed in as ${ADA.email}`).waitFor()
+
+        await Promise.all([page.waitForLoadState(), page.click("button")])
+        await page.getByRole("button", { name: "Sign in" }).waitFor()
+        const after = await context.cookies()
+        expect(after.find((c) => c.name === "authjs.session-token")).toBeUndefined()
+        await context.close()
+      })
+
+      it(`refuses a wrong password visibly, ${how}`, async () => {
+        const { context, page } = await open(browser, servers[mode]!.url, {
+          javaScriptEnabled: js,
+        })
+        await page.goto("/")
+        await submit(page, { email: ADA.email, password: "not the password" })
+        const alert = page.getByRole("alert")
+        await alert.waitFor()
+        expect(await alert.textContent()).toContain("Sign-in failed (CredentialsSignin)")
+        expect(new URL(page.url()).searchParams.get("error")).toBe("CredentialsSignin")
+        const cookies = await context.cookies()
+        expect(cookies.find((c) => c.name === "authjs.session-token")).toBeUndefined()
+        await context.close()
+      })
+    }
+
+    if (mode === "production") {
+      it("builds without a warning from Latchkey's packages", () => {
+        // The fixture's own path (under a `latchkey-fixtures-*` directory) is no warning.
+        const lines = buildLog.replaceAll(app.dir, "<app>").split("\n")
+        expect(lines.filter((line) => /latchkey/i.test(line))).toEqual([])
+      })
+
+      it("writes none of the auth config or users module to the client build", () => {
+        const markers = [/ada@example\.com/, /PBKDF2/, /correct horse battery staple/]
+        for (const marker of markers) {
+          expect(serverFilesMatching(app, marker), String(marker)).not.toEqual([])
+          expect(clientFilesMatching(app, marker), String(marker)).toEqual([])
+        }
+        expect(clientFilesMatching(app, /@latchkey\/core|loadSessionValue|getSession\(/)).toEqual(
+          [],
+        )
+      })
+    }
+  })
+}
