@@ -118,6 +118,38 @@ for (const mode of ["dev", "production"] as const) {
       })
     }
 
+    // Under `vite dev` Qwik 2's client re-fetches no loader after an action its validation
+    // refused (it loads zod's error module and stops there), so this runs on the production build.
+    it.runIf(mode === "production")(
+      "re-fetches the session after an action as private, uncacheable JSON without the token",
+      async () => {
+        const { context, page } = await open(browser, servers[mode]!.url)
+        await page.goto("/")
+        await submit(page, ADA)
+        await page.getByText(`Signed in as ${ADA.email}`).waitFor()
+        const token = (await context.cookies()).find((c) => c.name === "authjs.session-token")!
+        // A sign-out the action's validation refuses (an empty `redirectTo`) ends without a
+        // navigation: Qwik 2 then re-fetches only the loaders the action lists, `useSession` here.
+        await page.evaluate(() => {
+          const field = Object.assign(document.createElement("input"), { name: "redirectTo" })
+          Object.assign(field, { type: "hidden", value: "" })
+          document.querySelector("form")!.append(field)
+        })
+        const [loader] = await Promise.all([
+          page.waitForResponse((response) => /\/q-loader-[^/]+\.json$/.test(response.url())),
+          page.click("button"),
+        ])
+        const cacheControl = loader.headers()["cache-control"] ?? ""
+        expect(cacheControl.split(/,\s*/).sort()).toEqual(["no-store", "private"])
+        expect(loader.headers().etag).toBeUndefined()
+        const body = await loader.text()
+        expect(body).toContain(ADA.email)
+        expect(body).not.toContain(token.value)
+        await page.getByText(`Signed in as ${ADA.email}`).waitFor()
+        await context.close()
+      },
+    )
+
     if (mode === "production") {
       it("builds without a warning from Latchkey's packages", () => {
         // The fixture's own path (under a `latchkey-fixtures-*` directory) is no warning.
