@@ -118,6 +118,21 @@ for (const mode of ["dev", "production"] as const) {
       })
     }
 
+    it("answers a cross-site form POST to /auth/* with Qwik 2's own 403, before onRequest (README)", async () => {
+      // What breaks `response_mode=form_post` callbacks on Qwik 2 unless `checkOrigin: false`.
+      const response = await fetch(`${servers[mode]!.url}/auth/callback/credentials`, {
+        method: "POST",
+        headers: {
+          origin: "https://appleid.apple.com",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ email: ADA.email, password: ADA.password }),
+        redirect: "manual",
+      })
+      expect(response.status).toBe(403)
+      expect(await response.text()).toContain("CSRF check failed")
+    })
+
     // Under `vite dev` Qwik 2's client re-fetches no loader after an action its validation
     // refused (it loads zod's error module and stops there), so this runs on the production build.
     it.runIf(mode === "production")(
