@@ -6,42 +6,33 @@
  * handle (strict loaders, `goto()` to the current page doing nothing, per-loader JSON answers),
  * so the session is checked on the page right after each sign-in and sign-out.
  */
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { launch, open, pageErrors } from "./browser.js"
 import {
-  buildProduction,
   clientFilesMatching,
   createApp,
   type FixtureApp,
-  freePort,
-  newSecret,
   type RunningApp,
   removeFixtures,
   serverFilesMatching,
-  startDev,
-  startProduction,
   typeCheck,
-  writeDotEnv,
 } from "./fixture-apps.js"
+import {
+  ADA,
+  serveApp,
+  signInReloadSignOut,
+  signInWith,
+  wrongPasswordShown,
+} from "./quickstart-flows.js"
 import { qwik2 } from "./qwik2-apps.js"
 
-const ADA = { email: "ada@example.com", password: "correct horse battery staple" }
 const SETUP_TIMEOUT = 300_000
 
 let browser: Browser
 let app: FixtureApp
 const servers: Partial<Record<"dev" | "production", RunningApp>> = {}
 let buildLog = ""
-
-async function serve(mode: "dev" | "production"): Promise<RunningApp> {
-  const port = await freePort()
-  const env = { AUTH_SECRET: await newSecret(app), AUTH_URL: `http://127.0.0.1:${port}` }
-  writeDotEnv(app, env)
-  if (mode === "dev") return startDev(app, port)
-  buildLog = await buildProduction(app)
-  return startProduction(app, port, env)
-}
 
 beforeAll(async () => {
   browser = await launch()
@@ -58,12 +49,6 @@ afterEach(() => {
   expect(pageErrors.splice(0)).toEqual([])
 })
 
-async function submit(page: Page, credentials: { email: string; password: string }) {
-  await page.fill('input[name="options.email"]', credentials.email)
-  await page.fill('input[name="options.password"]', credentials.password)
-  await Promise.all([page.waitForLoadState(), page.click("button")])
-}
-
 it("type-checks as written (tsc --noEmit)", async () => {
   await expect(typeCheck(app)).resolves.toBeUndefined()
 }, 120_000)
@@ -71,7 +56,9 @@ it("type-checks as written (tsc --noEmit)", async () => {
 for (const mode of ["dev", "production"] as const) {
   describe(`the quick start on Qwik 2, ${mode}`, () => {
     beforeAll(async () => {
-      servers[mode] = await serve(mode)
+      servers[mode] = await serveApp(app, mode, (log) => {
+        buildLog = log
+      })
     }, SETUP_TIMEOUT)
     afterAll(async () => {
       await servers[mode]?.stop()
@@ -80,42 +67,13 @@ for (const mode of ["dev", "production"] as const) {
     for (const js of [true, false]) {
       const how = js ? "with JavaScript" : "without JavaScript"
 
-      it(`signs in, keeps the session across a reload, and signs out, ${how}`, async () => {
-        const { context, page } = await open(browser, servers[mode]!.url, {
-          javaScriptEnabled: js,
-        })
-        await page.goto("/")
-        await submit(page, ADA)
-        // On the page the form was on: Qwik 2 re-runs no loader for `goto()` to the same path.
-        await page.getByText(`Signed in as ${ADA.email}`).waitFor()
-        const session = (await context.cookies()).find((c) => c.name === "authjs.session-token")
-        expect(session?.httpOnly).toBe(true)
-        expect(await page.content()).not.toContain(session!.value)
+      // The session shows on the page the form was on, where Qwik 2 re-runs no loader for a
+      // `goto()` to the same path: the binding ends sign-in and sign-out in a page load.
+      it(`signs in, keeps the session across a reload, and signs out, ${how}`, () =>
+        signInReloadSignOut(browser, servers[mode]!.url, js))
 
-        await page.reload()
-        await page.getByText(`Signed in as ${ADA.email}`).waitFor()
-
-        await Promise.all([page.waitForLoadState(), page.click("button")])
-        await page.getByRole("button", { name: "Sign in" }).waitFor()
-        const after = await context.cookies()
-        expect(after.find((c) => c.name === "authjs.session-token")).toBeUndefined()
-        await context.close()
-      })
-
-      it(`refuses a wrong password visibly, ${how}`, async () => {
-        const { context, page } = await open(browser, servers[mode]!.url, {
-          javaScriptEnabled: js,
-        })
-        await page.goto("/")
-        await submit(page, { email: ADA.email, password: "not the password" })
-        const alert = page.getByRole("alert")
-        await alert.waitFor()
-        expect(await alert.textContent()).toContain("Sign-in failed (CredentialsSignin)")
-        expect(new URL(page.url()).searchParams.get("error")).toBe("CredentialsSignin")
-        const cookies = await context.cookies()
-        expect(cookies.find((c) => c.name === "authjs.session-token")).toBeUndefined()
-        await context.close()
-      })
+      it(`refuses a wrong password visibly, ${how}`, () =>
+        wrongPasswordShown(browser, servers[mode]!.url, js))
     }
 
     it("answers a cross-site form POST to /auth/* with Qwik 2's own 403, before onRequest (README)", async () => {
@@ -140,7 +98,7 @@ for (const mode of ["dev", "production"] as const) {
       async () => {
         const { context, page } = await open(browser, servers[mode]!.url)
         await page.goto("/")
-        await submit(page, ADA)
+        await signInWith(page, ADA)
         await page.getByText(`Signed in as ${ADA.email}`).waitFor()
         const token = (await context.cookies()).find((c) => c.name === "authjs.session-token")!
         // A sign-out the action's validation refuses (an empty `redirectTo`) ends without a
