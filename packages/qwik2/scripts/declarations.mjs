@@ -9,14 +9,7 @@
  * - `dist/bin/latchkey.mjs`: the same `npx latchkey secret` as `@latchkey/qwik`.
  */
 import { execFileSync } from "node:child_process"
-import {
-  cpSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs"
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { toQwik2 } from "../build-imports.mjs"
