@@ -41,7 +41,7 @@ export function packPackages(): Promise<Record<string, string>> {
     const out = join(scratch, "packs")
     mkdirSync(out, { recursive: true })
     const packed: Record<string, string> = {}
-    for (const dir of ["core", "qwik", "adapter-postgres"]) {
+    for (const dir of ["core", "qwik", "qwik2", "adapter-postgres"]) {
       const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", out], {
         cwd: join(root, "packages", dir),
         env: childEnv(),
@@ -67,6 +67,16 @@ export interface FixtureApp {
   installed: string[]
 }
 
+/** Which Qwik an app is built on: its starter, Latchkey's binding for it, a step after copying. */
+export interface QwikVersion {
+  starter: string
+  binding: string
+  prepare?: (dir: string) => void
+}
+
+/** Qwik 1 (`@builder.io/qwik`, `@builder.io/qwik-city`, `@latchkey/qwik`). */
+export const qwik1: QwikVersion = { starter: "starter", binding: "@latchkey/qwik" }
+
 /**
  * Copy the starter and the overlays (later ones win) and install the dev dependencies the
  * README's quick start names. `extraPackages` are Latchkey packages (by name) and others
@@ -76,12 +86,14 @@ export async function createApp(
   name: string,
   overlays: string[],
   extraPackages: string[] = [],
+  qwik: QwikVersion = qwik1,
 ): Promise<FixtureApp> {
   const dir = join(scratch, name)
-  cpSync(join(fixtures, "starter"), dir, { recursive: true })
+  cpSync(join(fixtures, qwik.starter), dir, { recursive: true })
   for (const overlay of overlays) cpSync(join(fixtures, overlay), dir, { recursive: true })
+  qwik.prepare?.(dir)
   const packs = await packPackages()
-  const wanted = ["@latchkey/core", "@latchkey/qwik", ...extraPackages]
+  const wanted = ["@latchkey/core", qwik.binding, ...extraPackages]
   const installed = wanted.map((spec) => packs[spec] ?? spec)
   await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "-D", ...installed], {
     cwd: dir,

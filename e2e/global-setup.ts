@@ -1,5 +1,5 @@
 /**
- * Build the core, the Postgres adapter, the binding and the demo (skip with `E2E_SKIP_BUILD=1`),
+ * Build the core, the Postgres adapter, the bindings and the demo (skip with `E2E_SKIP_BUILD=1`),
  * then start the demo on a free loopback port with a throw-away secret and database. Tests read
  * its URL with `inject("baseURL")`.
  */
@@ -27,6 +27,7 @@ function build(): void {
     "@latchkey/core",
     "@latchkey/adapter-postgres",
     "@latchkey/qwik",
+    "@latchkey/qwik2",
     "latchkey-example-qwik-app",
   ]
   execFileSync("npm", ["run", "build", ...workspaces.flatMap((w) => ["-w", w])], {

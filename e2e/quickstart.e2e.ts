@@ -7,27 +7,21 @@
  */
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { launch, open, pageErrors } from "./browser.js"
+import { launch, pageErrors } from "./browser.js"
 import {
-  buildProduction,
   clientFilesMatching,
   createApp,
   type FixtureApp,
-  freePort,
-  newSecret,
   pglitePackage,
   type RunningApp,
   removeFixtures,
   serverFilesMatching,
-  startDev,
-  startProduction,
   typeCheck,
-  writeDotEnv,
 } from "./fixture-apps.js"
+import { serveApp, signInReloadSignOut, wrongPasswordShown } from "./quickstart-flows.js"
 
-const ADA = { email: "ada@example.com", password: "correct horse battery staple" }
 const SETUP_TIMEOUT = 240_000
 
 let browser: Browser
@@ -35,15 +29,11 @@ const apps: Record<string, FixtureApp> = {}
 const servers: Record<string, RunningApp> = {}
 const buildLogs: Record<string, string> = {}
 
-/** One server per (app, mode); `.env` is what the quick start writes (production: environment). */
+/** One server per (app, mode). */
 async function serve(name: string, mode: "dev" | "production"): Promise<RunningApp> {
-  const app = apps[name]!
-  const port = await freePort()
-  const env = { AUTH_SECRET: await newSecret(app), AUTH_URL: `http://127.0.0.1:${port}` }
-  writeDotEnv(app, env)
-  if (mode === "dev") return startDev(app, port)
-  buildLogs[name] = await buildProduction(app)
-  return startProduction(app, port, env)
+  return serveApp(apps[name]!, mode, (log) => {
+    buildLogs[name] = log
+  })
 }
 
 beforeAll(async () => {
@@ -67,12 +57,6 @@ afterAll(async () => {
 afterEach(() => {
   expect(pageErrors.splice(0)).toEqual([])
 })
-
-async function signInWith(page: Page, credentials: { email: string; password: string }) {
-  await page.fill('input[name="options.email"]', credentials.email)
-  await page.fill('input[name="options.password"]', credentials.password)
-  await Promise.all([page.waitForLoadState(), page.click("button")])
-}
 
 it.each(["quickstart", "pglite"])(
   "%s type-checks as written (tsc --noEmit)",
@@ -98,43 +82,11 @@ for (const [name, label] of [
       for (const js of [true, false]) {
         const how = js ? "with JavaScript" : "without JavaScript"
 
-        it(`signs in, keeps the session across a reload, and signs out, ${how}`, async () => {
-          const { context, page } = await open(browser, servers[`${name}-${mode}`]!.url, {
-            javaScriptEnabled: js,
-          })
-          await page.goto("/")
-          await signInWith(page, ADA)
-          await page.getByText(`Signed in as ${ADA.email}`).waitFor()
-          const cookies = await context.cookies()
-          const session = cookies.find((c) => c.name === "authjs.session-token")
-          expect(session?.httpOnly).toBe(true)
-          // The token stays in its HttpOnly cookie: never in the page.
-          expect(await page.content()).not.toContain(session!.value)
+        it(`signs in, keeps the session across a reload, and signs out, ${how}`, () =>
+          signInReloadSignOut(browser, servers[`${name}-${mode}`]!.url, js))
 
-          await page.reload()
-          await page.getByText(`Signed in as ${ADA.email}`).waitFor()
-
-          await Promise.all([page.waitForLoadState(), page.click("button")])
-          await page.getByRole("button", { name: "Sign in" }).waitFor()
-          const after = await context.cookies()
-          expect(after.find((c) => c.name === "authjs.session-token")).toBeUndefined()
-          await context.close()
-        })
-
-        it(`refuses a wrong password visibly, ${how}`, async () => {
-          const { context, page } = await open(browser, servers[`${name}-${mode}`]!.url, {
-            javaScriptEnabled: js,
-          })
-          await page.goto("/")
-          await signInWith(page, { email: ADA.email, password: "not the password" })
-          const alert = page.getByRole("alert")
-          await alert.waitFor()
-          expect(await alert.textContent()).toContain("Sign-in failed (CredentialsSignin)")
-          expect(new URL(page.url()).searchParams.get("error")).toBe("CredentialsSignin")
-          const cookies = await context.cookies()
-          expect(cookies.find((c) => c.name === "authjs.session-token")).toBeUndefined()
-          await context.close()
-        })
+        it(`refuses a wrong password visibly, ${how}`, () =>
+          wrongPasswordShown(browser, servers[`${name}-${mode}`]!.url, js))
       }
 
       if (mode === "production") {

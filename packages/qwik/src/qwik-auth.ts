@@ -22,6 +22,7 @@ import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
 import { globalAction$, type RequestEventCommon, routeLoader$, zod$ } from "@builder.io/qwik-city"
 import type { QwikAuthConfigFn } from "./config.js"
+import { actionOptions, sessionLoaderOptions } from "./route-options.js"
 import { signInSchema, signOutSchema, updateSessionSchema } from "./schemas.js"
 import type { QwikAuthConfig, SessionOf } from "./types.js"
 
@@ -78,6 +79,7 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
         event,
         registered.configQrl,
       ) as Promise<SessionOf<C> | null>,
+    sessionLoaderOptions(),
   )
 
   /**
@@ -86,20 +88,20 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
    */
   const useSignIn = globalAction$(
     async (input, event) => (await server()).signInAction(event, registered.configQrl, input),
-    zod$(signInSchema),
+    actionOptions(zod$(signInSchema), useSession),
   )
 
   /** Clear the session, then navigate to `redirectTo` (default: the current page). */
   const useSignOut = globalAction$(
     async (input, event) => (await server()).signOutAction(event, registered.configQrl, input),
-    zod$(signOutSchema),
+    actionOptions(zod$(signOutSchema), useSession),
   )
 
   /** Run the session `update` trigger with `data`; returns the updated session. */
   const useUpdateSession = globalAction$(
     async (input, event) =>
       (await server()).updateSessionAction(event, registered.configQrl, input),
-    zod$(updateSessionSchema),
+    actionOptions(zod$(updateSessionSchema), useSession),
   )
 
   /** Plugin middleware: auth endpoints under `basePath`, and the session for every other page. */
