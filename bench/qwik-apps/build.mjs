@@ -40,7 +40,7 @@ const inputsOf = (variant) => [
   ...(variant === "authjs" ? [join(repo, "node_modules/@auth/qwik/package.json")] : []),
 ]
 
-function newestMtime(path) {
+export function newestMtime(path) {
   if (!existsSync(path)) return Number.POSITIVE_INFINITY // missing input: never fresh
   const stat = statSync(path)
   if (!stat.isDirectory()) return stat.mtimeMs
