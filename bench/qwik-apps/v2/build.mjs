@@ -2,7 +2,7 @@
 /**
  * The page-bench app on Qwik 2: the same routes and auth variants as `../build.mjs` (`../src`),
  * built with `packages/qwik2`'s toolchain (Vite 8, `@qwik.dev/core`'s optimizer,
- * `@qwik.dev/router`'s Node adapter) into `../.build/qwik2-<variant>/`. Two variants: `latchkey`
+ * `@qwik.dev/router`'s Node adapter) into `./.build/<variant>/`. Two variants: `latchkey`
  * (`@latchkey/qwik2`) and `none`; there is no `@auth/qwik` for Qwik 2.
  *
  * The shared sources are written for Qwik 1: as the README's "From Qwik 1" note says, only their
@@ -30,9 +30,9 @@ export const VARIANTS2 = ["latchkey", "none"]
 
 /** The built server's entry point for `variant` on Qwik 2. */
 export const serverEntry2 = (variant) =>
-  join(here, "..", ".build", `qwik2-${variant}`, "server", "entry.node-server.js")
+  join(here, ".build", variant, "server", "entry.node-server.js")
 
-const stampOf = (variant) => join(here, "..", ".build", `qwik2-${variant}`, "built")
+const stampOf = (variant) => join(here, ".build", variant, "built")
 
 const inputsOf = (variant) => [
   shared,
@@ -108,7 +108,7 @@ async function buildVariant(variant) {
   const { qwikRouter } = await importFromQwik2("@qwik.dev/router/vite")
   const { nodeServerAdapter } = await importFromQwik2("@qwik.dev/router/adapters/node-server/vite")
 
-  const out = join(here, "..", ".build", `qwik2-${variant}`)
+  const out = join(here, ".build", variant)
   rmSync(out, { recursive: true, force: true })
   const client = { outDir: join(out, "dist") }
   const common = {
@@ -140,7 +140,6 @@ async function buildVariant(variant) {
     build: {
       target: "es2022",
       ssr: true,
-      minify: process.env.BENCH_DEBUG ? false : undefined,
       rolldownOptions: { input: [join(here, "src", "entry.node-server.tsx")] },
     },
   })
