@@ -13,11 +13,10 @@
  *   node bench/qwik-apps/v2/build.mjs            # build what is stale
  *   node bench/qwik-apps/v2/build.mjs --force    # rebuild both
  */
-import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { newestMtime } from "../build.mjs"
+import { buildStale, isStaleBuild } from "../build.mjs"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
 const shared = join(here, "..", "src")
@@ -43,28 +42,11 @@ const inputsOf = (variant) => [
     : []),
 ]
 
-function isStale(variant) {
-  const stamp = stampOf(variant)
-  if (!existsSync(stamp)) return true
-  const built = statSync(stamp).mtimeMs
-  return inputsOf(variant).some((input) => newestMtime(input) > built)
-}
+const isStale = (variant) => isStaleBuild(stampOf(variant), inputsOf(variant))
 
 /** Build the Qwik 2 variants whose build is missing or older than its sources. */
 export function ensureQwik2Apps({ force = false } = {}) {
-  for (const pkg of ["core", "qwik2"]) {
-    if (!existsSync(join(repo, "packages", pkg, "dist"))) {
-      throw new Error(`packages/${pkg}/dist is missing: npm run build -w @latchkey/${pkg}`)
-    }
-  }
-  const stale = force ? VARIANTS2 : VARIANTS2.filter(isStale)
-  if (stale.length === 0) return
-  console.log(`Building the Qwik 2 page-bench apps (${stale.join(", ")})…`)
-  const { status } = spawnSync(process.execPath, [self, ...stale], {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  })
-  if (status !== 0) throw new Error(`bench/qwik-apps/v2/build.mjs failed (exit ${status})`)
+  buildStale(self, ["core", "qwik2"], force ? VARIANTS2 : VARIANTS2.filter(isStale))
 }
 
 /** Qwik 1 module names in the shared sources, as the README's "From Qwik 1" table renames them. */
