@@ -22,6 +22,7 @@ import {
   removeFixtures,
   startDev,
   startProduction,
+  typeCheck,
   writeDotEnv,
 } from "./fixture-apps.js"
 import { qwik2 } from "./qwik2-apps.js"
@@ -59,6 +60,10 @@ async function sessionEmail(page: Page): Promise<string | null> {
   const body = (await res.json()) as { user?: { email?: string } } | null
   return body?.user?.email ?? null
 }
+
+it("type-checks as written (tsc --noEmit)", async () => {
+  await expect(typeCheck(app)).resolves.toBeUndefined()
+}, 120_000)
 
 for (const mode of ["dev", "production"] as const) {
   describe(`passkeys on Qwik 2, ${mode}`, () => {
