@@ -7,10 +7,12 @@
 // that lasts until the server's rate stops rising (at most 20 s). `BENCH_PAGE_NODE_ARGS` is passed
 // to the server processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { spawn } from "node:child_process"
+import os from "node:os"
 import { encode } from "@latchkey/core/jwt"
 import autocannon from "autocannon"
 import { fmt, printTable, ratio } from "./harness.mjs"
 import { ensureQwikApps, serverEntry } from "./qwik-apps/build.mjs"
+import { ensureQwik2Apps, serverEntry2 } from "./qwik-apps/v2/build.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
 const COOKIE = "authjs.session-token"
@@ -22,13 +24,10 @@ const CONNECTIONS = 10
 const NAMES = { latchkey: "Latchkey", authjs: "@auth/qwik", none: "no auth" }
 
 /** Start a built variant on a free loopback port; resolves once it prints its URL. */
-function startServer(variant) {
+function startServer(variant, entry = serverEntry(variant)) {
   const child = spawn(
     process.execPath,
-    [
-      ...(process.env.BENCH_PAGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
-      serverEntry(variant),
-    ],
+    [...(process.env.BENCH_PAGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), entry],
     {
       // A small, explicit environment: both libraries read AUTH_* from it, so a stray AUTH_URL
       // in the caller's shell must not change what is measured.
@@ -75,7 +74,8 @@ async function whoIsShown(url, cookie) {
   const res = await fetch(url, { headers: cookie ? { cookie } : {} })
   const html = await res.text()
   if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}\n${html.slice(0, 500)}`)
-  return /<p id="who"[^>]*>([^<]*)</.exec(html)?.[1]
+  // Qwik 2 writes its own attributes before `id`.
+  return /<p [^>]*\bid="who"[^>]*>([^<]*)</.exec(html)?.[1]
 }
 
 /** A loud failure unless every variant renders what it should, with and without the cookie. */
@@ -85,7 +85,8 @@ async function verify(urls, cookie) {
     authjs: [EMAIL, "signed out"],
     none: ["no auth", "no auth"],
   }
-  for (const [variant, [signedIn, signedOut]] of Object.entries(expected)) {
+  for (const variant of Object.keys(urls)) {
+    const [signedIn, signedOut] = expected[variant]
     const shown = [await whoIsShown(urls[variant], cookie), await whoIsShown(urls[variant])]
     if (shown[0] !== signedIn || shown[1] !== signedOut) {
       throw new Error(
@@ -162,19 +163,22 @@ async function scenario(urls, cookie) {
   )
 }
 
+const loadAverage = () => os.loadavg()[0].toFixed(1)
+
 // Two decimals: "no measurable cost" is a question about the second one.
 const ratio2 = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : "–")
 
-export async function benchQwikPages() {
-  ensureQwikApps()
+/**
+ * Both scenarios (signed in, no session cookie) across the started `servers`, after checking
+ * that each page shows what it should.
+ */
+async function measure(servers) {
   const token = await encode({
     token: { name: "Ada Lovelace", email: EMAIL, picture: null, sub: "user-1" },
     secret: SECRET,
     salt: COOKIE,
   })
   const cookie = `${COOKIE}=${token}`
-
-  const servers = ["latchkey", "authjs", "none"].map(startServer)
   // Should this process die without reaching `finally`, take the servers with it.
   const killAll = () => {
     for (const { child } of servers) if (child.exitCode === null) child.kill("SIGKILL")
@@ -191,6 +195,19 @@ export async function benchQwikPages() {
     await Promise.all(servers.map(stopServer))
     process.removeListener("exit", killAll)
   }
+  return r
+}
+
+// With the server saturated, 1/rate is its time per request: the difference to the app without
+// auth is what auth adds to each page (plugin, loader, session in the page state).
+const extra = (m, v) => {
+  const d = 1000 / m[v].rps - 1000 / m.none.rps
+  return `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(2)}`
+}
+
+export async function benchQwikPages() {
+  ensureQwikApps()
+  const r = await measure(["latchkey", "authjs", "none"].map((v) => startServer(v)))
 
   // autocannon records whole milliseconds; a median of two runs may end in .5.
   const ms = (x) => String(Math.round(x * 10) / 10)
@@ -208,12 +225,6 @@ export async function benchQwikPages() {
     "",
     "",
   ]
-  // With the server saturated, 1/rate is its time per request: the difference to the app
-  // without auth is what auth adds to each page (plugin, loader, session in the page state).
-  const extra = (m, v) => {
-    const d = 1000 / m[v].rps - 1000 / m.none.rps
-    return `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(2)}`
-  }
   const costRow = (label, m) => [
     `${label}: ms/request over no auth`,
     extra(m, "latchkey"),
@@ -247,5 +258,40 @@ export async function benchQwikPages() {
     '\n"no auth" is the same page without any auth plugin (it ignores the cookie). "ms/request over' +
       ' no auth" is 1/rate − 1/rate(no auth): the server time auth adds to each page.',
   )
+  return r
+}
+
+/**
+ * The same page on Qwik 2 (`bench/qwik-apps/v2`: Vite 8, `@qwik.dev/router`), with
+ * `@latchkey/qwik2` and without auth. There is no `@auth/qwik` for Qwik 2, so the figure is
+ * Latchkey ÷ no auth, as the Qwik 1 table's column of that name.
+ */
+export async function benchQwik2Pages() {
+  ensureQwik2Apps()
+  const loadBefore = loadAverage()
+  const r = await measure(["latchkey", "none"].map((v) => startServer(v, serverEntry2(v))))
+  const ms = (x) => String(Math.round(x * 10) / 10)
+  const rows = (label, m) => [
+    [
+      `${label}: requests/s`,
+      fmt(m.latchkey.rps),
+      fmt(m.none.rps),
+      ratio2(m.latchkey.rps, m.none.rps),
+    ],
+    [
+      `${label}: p50 / p99 ms`,
+      `${ms(m.latchkey.p50)} / ${ms(m.latchkey.p99)}`,
+      `${ms(m.none.p50)} / ${ms(m.none.p99)}`,
+      "",
+    ],
+    [`${label}: ms/request over no auth`, extra(m, "latchkey"), "", ""],
+  ]
+  printTable(
+    `Qwik 2 page GET / (autocannon, ${CONNECTIONS} connections, after warm-up, median of ${ROUNDS} interleaved 1 s runs per server, one server loaded at a time)`,
+    ["scenario", NAMES.latchkey, NAMES.none, "Latchkey ÷ no auth"],
+    [...rows("signed in", r.in), ...rows("no session cookie", r.out)],
+  )
+  // Other work on the machine moves these figures: say how busy it was.
+  console.log(`\nLoad average (1 min) before / after: ${loadBefore} / ${loadAverage()}`)
   return r
 }

@@ -3,7 +3,7 @@ import os from "node:os"
 import { benchAccessToken } from "./access-token.mjs"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
-import { benchQwikPages } from "./qwik-page.mjs"
+import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokens } from "./token.mjs"
 
@@ -13,6 +13,7 @@ const suites = {
   "auth-session": benchAuthSession,
   "db-session": benchDatabaseSession,
   "qwik-page": benchQwikPages,
+  "qwik2-page": benchQwik2Pages,
   "access-token": benchAccessToken,
   revocation: benchRevocation,
 }

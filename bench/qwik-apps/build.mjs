@@ -49,30 +49,39 @@ function newestMtime(path) {
   return newest
 }
 
-function isStale(variant) {
-  const stamp = stampOf(variant)
+/** Whether the build stamped by `stamp` is missing or older than any of `inputs`. */
+export function isStaleBuild(stamp, inputs) {
   if (!existsSync(stamp)) return true
   const built = statSync(stamp).mtimeMs
-  return inputsOf(variant).some((input) => newestMtime(input) > built)
+  return inputs.some((input) => newestMtime(input) > built)
 }
 
-/** Build the variants whose build is missing or older than its sources (all with `force`). */
-export function ensureQwikApps({ force = false } = {}) {
+const isStale = (variant) => isStaleBuild(stampOf(variant), inputsOf(variant))
+
+/**
+ * Run `script` (a build script of this kind) for the `stale` variants, in a child process with
+ * `NODE_ENV=production`, after checking that the workspace `packages` it bundles are built.
+ */
+export function buildStale(script, packages, stale) {
   // `npm run bench` builds the core but (today) not the Qwik binding: say so rather than let Vite
   // fail to resolve it.
-  for (const pkg of ["core", "qwik"]) {
+  for (const pkg of packages) {
     if (!existsSync(join(repo, "packages", pkg, "dist"))) {
       throw new Error(`packages/${pkg}/dist is missing: npm run build -w @latchkey/${pkg}`)
     }
   }
-  const stale = force ? VARIANTS : VARIANTS.filter(isStale)
   if (stale.length === 0) return
-  console.log(`Building the page-bench apps (${stale.join(", ")})…`)
-  const { status } = spawnSync(process.execPath, [self, ...stale], {
+  console.log(`Building the page-bench apps (${stale.join(", ")}) with ${script}…`)
+  const { status } = spawnSync(process.execPath, [script, ...stale], {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },
   })
-  if (status !== 0) throw new Error(`bench/qwik-apps/build.mjs failed (exit ${status})`)
+  if (status !== 0) throw new Error(`${script} failed (exit ${status})`)
+}
+
+/** Build the variants whose build is missing or older than its sources (all with `force`). */
+export function ensureQwikApps({ force = false } = {}) {
+  buildStale(self, ["core", "qwik"], force ? VARIANTS : VARIANTS.filter(isStale))
 }
 
 async function buildVariant(variant) {
