@@ -31,13 +31,16 @@ let app: FixtureApp
 let secret: string
 
 beforeAll(async () => {
+  // The fixture's install and client build overlap the runtimes' install (mostly disk work).
   const [created] = await Promise.all([
-    createApp("runtimes", ["quickstart", "runtime-adapters"]),
+    createApp("runtimes", ["quickstart", "runtime-adapters"]).then(async (created) => {
+      await buildClient(created)
+      return created
+    }),
     installRuntimeTools(),
   ])
   app = created
   secret = await newSecret(app)
-  await buildClient(app)
   browser = await launch()
 }, SETUP_TIMEOUT)
 

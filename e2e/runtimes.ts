@@ -6,31 +6,15 @@
  * Node). Nothing here reaches any host but loopback.
  */
 import { execFile } from "node:child_process"
-import { createHash } from "node:crypto"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { type FixtureApp, freePort, type RunningApp, startCommand } from "./fixture-apps.js"
+import { toolBin as bin, installRuntimeTools, toolsDir } from "./runtime-tools/install.mjs"
+
+export { installRuntimeTools }
 
 const run = promisify(execFile)
-const toolsDir = fileURLToPath(new URL("./runtime-tools/", import.meta.url))
-const bin = (name: string) => join(toolsDir, "node_modules/.bin", name)
-
-/** `npm ci` of runtime-tools/, skipped when its node_modules already matches the lock. */
-export async function installRuntimeTools(): Promise<void> {
-  const lock = readFileSync(join(toolsDir, "package-lock.json"))
-  const digest = createHash("sha256").update(lock).digest("hex")
-  const marker = join(toolsDir, "node_modules/.installed-lock-sha256")
-  if (existsSync(marker) && readFileSync(marker, "utf8") === digest) return
-  const { NODE_ENV: _, ...env } = process.env
-  await run("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], {
-    cwd: toolsDir,
-    env: { ...env, npm_config_update_notifier: "false" },
-    maxBuffer: 16 * 1024 * 1024,
-  })
-  writeFileSync(marker, digest)
-}
 
 /** The production client build (`vite build`), shared by every adapter's server build. */
 export async function buildClient(app: FixtureApp): Promise<void> {
