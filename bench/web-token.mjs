@@ -4,20 +4,7 @@
 import { decode as authjsDecode, encode as authjsEncode } from "@auth/core/jwt"
 import { decode, encode } from "@latchkey/core/jwt"
 import { runScenario } from "./harness.mjs"
-
-const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
-const SALT = "authjs.session-token"
-const session = {
-  name: "Ada Lovelace",
-  email: "ada@example.com",
-  picture: "https://avatars.example.com/u/1815?v=4",
-  sub: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
-}
-const rotation = [
-  "old-secret-one-0123456789abcdef0123",
-  "old-secret-two-0123456789abcdef0123",
-  SECRET,
-]
+import { rotation, SALT, SECRET, session } from "./token-inputs.mjs"
 
 /** `{ [scenario]: { latchkey, authjs } }`, each an operation, after checking both sides. */
 export async function webTokenScenarios() {

@@ -104,11 +104,7 @@ export async function decryptCbcHs512(
   if (tag.byteLength !== 32 || !constantTimeEqual(await cbcTag(mac, aad, iv, ciphertext), tag)) {
     return null
   }
-  try {
-    return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CBC", iv }, cipher, ciphertext))
-  } catch {
-    return null
-  }
+  return decryptOrNull({ name: "AES-CBC", iv }, cipher, ciphertext)
 }
 
 async function seal(key: DerivedKey, plaintext: string): Promise<string> {
@@ -147,9 +143,17 @@ async function decryptGcm(
   const sealed = new Uint8Array(ciphertext.byteLength + tag.byteLength)
   sealed.set(ciphertext)
   sealed.set(tag, ciphertext.byteLength)
-  const params = { name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }
+  return decryptOrNull({ name: "AES-GCM", iv, additionalData: aad, tagLength: 128 }, cipher, sealed)
+}
+
+/** Bad padding or a failed GCM tag: `null`, never a throw (a bad token is not an error). */
+async function decryptOrNull(
+  params: AesCbcParams | AesGcmParams,
+  cipher: CryptoKey,
+  data: Bytes,
+): Promise<Bytes | null> {
   try {
-    return new Uint8Array(await crypto.subtle.decrypt(params, cipher, sealed))
+    return new Uint8Array(await crypto.subtle.decrypt(params, cipher, data))
   } catch {
     return null
   }
