@@ -6,7 +6,7 @@
  * Node). Nothing here reaches any host but loopback.
  */
 import { execFile } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { cpSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { type FixtureApp, freePort, type RunningApp, startCommand } from "./fixture-apps.js"
@@ -19,10 +19,17 @@ const run = promisify(execFile)
 /** The production client build (`vite build`), shared by every adapter's server build. */
 export async function buildClient(app: FixtureApp): Promise<void> {
   await vite(app, ["build"])
+  cpSync(join(app.dir, "dist"), join(app.dir, "dist.client"), { recursive: true })
 }
 
-/** `vite build -c adapters/<adapter>/vite.config.ts`, as the adapter's `build.server` runs. */
+/**
+ * `vite build -c adapters/<adapter>/vite.config.ts`, as the adapter's `build.server` runs, on a
+ * fresh copy of the client build: adapters write into `dist/` (Cloudflare's `_worker.js`,
+ * prerendered pages) or move it away (Vercel), and no adapter should see another's output.
+ */
 export async function buildServer(app: FixtureApp, adapter: string): Promise<void> {
+  rmSync(join(app.dir, "dist"), { recursive: true, force: true })
+  cpSync(join(app.dir, "dist.client"), join(app.dir, "dist"), { recursive: true })
   await vite(app, ["build", "-c", `adapters/${adapter}/vite.config.ts`])
 }
 
@@ -49,10 +56,7 @@ export interface Runtime {
   start(app: FixtureApp, port: number, env: AppEnv): Promise<RunningApp>
 }
 
-/**
- * In the order the tests run them. Vercel Edge comes last: its adapter moves the client build
- * (`dist/`) into `.vercel/output/static`.
- */
+/** In the order the tests run them. */
 export const RUNTIMES: Runtime[] = [
   {
     name: "Node (node-server)",
