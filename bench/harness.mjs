@@ -1,12 +1,14 @@
 // A small interleaved benchmark harness. Each scenario runs its contenders in alternating
 // batches within one process, so drift in CPU frequency, GC or a noisy neighbour hits all of
-// them alike; the reported figure is the median batch rate.
+// them alike; the reported figure is the median batch rate. Web APIs only (performance.now):
+// bench/runtimes.mjs bundles it to run on Deno and Bun too.
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15)
-const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 25)
+const env = globalThis.process?.env ?? {}
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 15)
+const BATCH_MS = Number(env.BENCH_BATCH_MS ?? 25)
 // A server runs hot: measure steady state, after V8 has tiered the code up, not the first
 // few hundred calls through the interpreter.
-const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 750)
+const WARMUP_MS = Number(env.BENCH_WARMUP_MS ?? 750)
 
 async function warmUp(fn) {
   const end = performance.now() + WARMUP_MS
@@ -14,9 +16,9 @@ async function warmUp(fn) {
 }
 
 async function timeBatch(fn, n) {
-  const start = process.hrtime.bigint()
+  const start = performance.now()
   for (let i = 0; i < n; i++) await fn()
-  return Number(process.hrtime.bigint() - start) / 1e9
+  return (performance.now() - start) / 1000
 }
 
 /** Pick a batch size that takes about BATCH_MS. */
@@ -77,7 +79,7 @@ export function printTable(title, header, rows) {
   for (const row of rows) console.log(`| ${row.join(" | ")} |`)
 }
 
-const LATENCY_MS = Number(process.env.BENCH_DB_MS ?? 3000)
+const LATENCY_MS = Number(env.BENCH_DB_MS ?? 3000)
 
 /**
  * Sequential calls for BENCH_DB_MS (default 3 s) after 200 warm-up calls, each one timed:

@@ -5,11 +5,13 @@ import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
 import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
+import { benchTokensOffNode } from "./runtimes.mjs"
 import { benchTokens } from "./token.mjs"
 
 const only = process.argv[2]
 const suites = {
   tokens: benchTokens,
+  "tokens-web": benchTokensOffNode,
   "auth-session": benchAuthSession,
   "db-session": benchDatabaseSession,
   "qwik-page": benchQwikPages,

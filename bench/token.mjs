@@ -16,15 +16,8 @@ import {
 } from "@auth/core/jwt"
 import { decode, encode, getToken } from "@latchkey/core/jwt"
 import { fmt, printTable, ratio, runScenario } from "./harness.mjs"
+import { rotation, SALT, SECRET, session } from "./token-inputs.mjs"
 
-const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
-const SALT = "authjs.session-token"
-const session = {
-  name: "Ada Lovelace",
-  email: "ada@example.com",
-  picture: "https://avatars.example.com/u/1815?v=4",
-  sub: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
-}
 const big = { ...session, blob: "x".repeat(3 * 1024) }
 
 // The floor: what A256CBC-HS512 itself costs with a precomputed key.
@@ -76,11 +69,6 @@ export async function benchTokens() {
   const token = await encode({ token: session, secret: SECRET, salt: SALT })
   const tampered = `${token.slice(0, -3)}${token.at(-3) === "A" ? "B" : "A"}${token.slice(-2)}`
   const garbage = "eyJhbGciOi.this-is.not.a.token"
-  const rotation = [
-    "old-secret-one-0123456789abcdef0123",
-    "old-secret-two-0123456789abcdef0123",
-    SECRET,
-  ]
   const bigToken = await encode({
     token: { ...session, blob: "y".repeat(6000) },
     secret: SECRET,

@@ -162,10 +162,27 @@ function waitForHttp(url: string, child: ChildProcess, log: () => string): Promi
 }
 
 async function start(app: FixtureApp, args: string[], env: Record<string, string>, port: number) {
-  const child = spawn(process.execPath, [join(app.dir, "node_modules/vite/bin/vite.js"), ...args], {
+  const vite = join(app.dir, "node_modules/vite/bin/vite.js")
+  return startCommand(app, process.execPath, [vite, ...args], env, port)
+}
+
+/**
+ * Run `command` in the app's directory as its server on `port`, and wait until `/` answers 200.
+ * It runs in a process group of its own, and `stop()` ends the whole group: servers such as
+ * `wrangler` start children (workerd) that must not outlive the test.
+ */
+export async function startCommand(
+  app: FixtureApp,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+): Promise<RunningApp> {
+  const child = spawn(command, args, {
     cwd: app.dir,
     env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   })
   let out = ""
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -175,17 +192,20 @@ async function start(app: FixtureApp, args: string[], env: Record<string, string
     out += chunk
     if (process.env.E2E_SERVER_LOG) process.stderr.write(chunk)
   })
-  const url = `http://127.0.0.1:${port}`
-  await waitForHttp(`${url}/`, child, () => out)
-  return {
-    url,
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode !== null) return
-      child.kill("SIGTERM")
-      await new Promise((resolve) => child.once("exit", resolve))
-    },
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return
+    const exited = new Promise((resolve) => child.once("exit", resolve))
+    process.kill(-child.pid, "SIGTERM")
+    await exited
   }
+  const url = `http://127.0.0.1:${port}`
+  try {
+    await waitForHttp(`${url}/`, child, () => out)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { url, output: () => out, stop }
 }
 
 /** `.env` as the quick start writes it: the secret and the app's URL. */

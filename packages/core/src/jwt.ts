@@ -6,6 +6,7 @@
  * @module @latchkey/core/jwt
  */
 import { MissingSecret } from "./errors.js"
+import { readProcessEnv } from "./lib/config/env.js"
 import { decodeToken, type EncodeInput, encodeToken } from "./lib/token/codec.js"
 import {
   decodeFirstCandidate,
@@ -107,7 +108,7 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
   if (!params || typeof params !== "object" || !params.req) {
     throw new TypeError("getToken: the `req` parameter is required (a Request or { headers })")
   }
-  const env = readEnv()
+  const env = readProcessEnv()
   const secureCookie = params.secureCookie ?? env.AUTH_URL?.startsWith("https://") ?? false
   const cookieName = params.cookieName ?? sessionCookieName(secureCookie)
   const found = readTokenFromRequest(params.req, cookieName)
@@ -134,10 +135,4 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
     source: found.source,
   })
   return null
-}
-
-function readEnv(): Record<string, string | undefined> {
-  return (
-    (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
-  )
 }

@@ -14,7 +14,7 @@
  */
 import { InvalidParameter, StoreError, StoreTimeout } from "@latchkey/core/errors"
 import { assertStoreValue, assertTtl, type RateLimitResult, type Store } from "@latchkey/core/store"
-import { HIT_SCRIPT, HIT_SCRIPT_SHA } from "./scripts.js"
+import { HIT_SCRIPT, hitScriptSha1 } from "./scripts.js"
 
 /**
  * What the store needs of a Redis client: node-redis's `sendCommand` (a client from
@@ -74,9 +74,10 @@ export class RedisStore implements Store {
     assertTtl(windowMs, "windowMs")
     const window = String(Math.ceil(windowMs))
     const fullKey = this.#prefix + key
+    const sha = await hitScriptSha1()
     let reply: unknown
     try {
-      reply = await this.#send("hit", ["EVALSHA", HIT_SCRIPT_SHA, "1", fullKey, window])
+      reply = await this.#send("hit", ["EVALSHA", sha, "1", fullKey, window])
     } catch (error) {
       // A server that has not seen the script yet (or restarted): send it whole once.
       if (!(error instanceof StoreError) || !String(error.cause).includes("NOSCRIPT")) throw error

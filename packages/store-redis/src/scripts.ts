@@ -3,8 +3,6 @@
  * atomic step. INCR then PEXPIRE as two commands could leave a counter without a TTL (a crash
  * in between) — a key that would never expire and lock someone out for good.
  */
-import { createHash } from "node:crypto"
-
 // KEYS[1] = counter; ARGV[1] = window in ms. Returns { count, ms left in the window }.
 export const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
@@ -16,5 +14,17 @@ end
 return { count, ttl }
 `
 
-/** SHA-1 of the script, as EVALSHA names it (Redis's choice of hash, not a security use). */
-export const HIT_SCRIPT_SHA = createHash("sha1").update(HIT_SCRIPT).digest("hex")
+let hitScriptSha: Promise<string> | undefined
+
+/**
+ * SHA-1 of the script in hex, as EVALSHA names it (Redis's choice of hash, not a security use).
+ * Web Crypto rather than `node:crypto`, so the store loads on every runtime; computed once.
+ */
+export function hitScriptSha1(): Promise<string> {
+  hitScriptSha ??= crypto.subtle
+    .digest("SHA-1", new TextEncoder().encode(HIT_SCRIPT))
+    .then((digest) =>
+      [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""),
+    )
+  return hitScriptSha
+}

@@ -1,7 +1,9 @@
 /** What RedisStore adds to the contract: prefixes, TTL on every key, the script, bad input. */
+import { createHash } from "node:crypto"
 import { InvalidParameter } from "@latchkey/core/errors"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
+import { HIT_SCRIPT, hitScriptSha1 } from "../src/scripts.js"
 import {
   connect,
   hasRedisServer,
@@ -52,6 +54,15 @@ describe.skipIf(!hasRedisServer)("RedisStore on a server of its own", () => {
     await client.scriptFlush()
     expect((await store.hit("k", 60_000, 2)).allowed).toBe(true)
     expect((await store.hit("k", 60_000, 2)).allowed).toBe(false)
+  })
+
+  it("names the hit script by its SHA-1 (computed with Web Crypto), so EVALSHA finds it", async () => {
+    const sha = await hitScriptSha1()
+    expect(sha).toBe(createHash("sha1").update(HIT_SCRIPT).digest("hex"))
+    await client.scriptFlush()
+    await new RedisStore({ client, prefix: uniquePrefix("sha") }).hit("k", 60_000, 2)
+    // The first hit met NOSCRIPT and sent the script whole: Redis now holds it under our name.
+    expect(await client.scriptExists(sha)).toEqual([1])
   })
 
   it("a counter whose TTL was lost gets one back on the next hit (never a key without expiry)", async () => {

@@ -1,6 +1,7 @@
 import { createSecretKey } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { decryptCbcHs512, encryptCbcHs512 } from "../../src/lib/token/jwe-node.js"
+import * as web from "../../src/lib/token/jwe-web.js"
 
 // RFC 7518 Appendix B.3: AES_256_CBC_HMAC_SHA_512.
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ""), "hex")
@@ -46,5 +47,47 @@ describe("A256CBC-HS512 against RFC 7518 Appendix B.3", () => {
     expect(decryptCbcHs512(mac, cipher, IV, flip(E, 100), T, A)).toBeNull()
     expect(decryptCbcHs512(mac, cipher, IV, E, T, flip(A, 3))).toBeNull()
     expect(decryptCbcHs512(mac, cipher, IV, E, T.subarray(0, 16), A)).toBeNull()
+  })
+})
+
+describe("A256CBC-HS512 on Web Crypto (jwe-web.ts) against RFC 7518 Appendix B.3", () => {
+  const bytes = (b: Buffer) => new Uint8Array(b)
+  const keys = async () => ({
+    webMac: await crypto.subtle.importKey(
+      "raw",
+      bytes(K.subarray(0, 32)),
+      { name: "HMAC", hash: "SHA-512" },
+      false,
+      ["sign"],
+    ),
+    webCipher: await crypto.subtle.importKey("raw", bytes(K.subarray(32)), "AES-CBC", false, [
+      "encrypt",
+      "decrypt",
+    ]),
+  })
+  const hexOf = (b: Uint8Array | null | undefined) => b && Buffer.from(b).toString("hex")
+
+  it("encrypts to the published ciphertext E and tag T", async () => {
+    const { webMac, webCipher } = await keys()
+    const sealed = await web.encryptCbcHs512(webMac, webCipher, bytes(IV), bytes(P), bytes(A))
+    expect(hexOf(sealed.ciphertext)).toBe(E.toString("hex"))
+    expect(hexOf(sealed.tag)).toBe(T.toString("hex"))
+  })
+
+  it("decrypts E back to P, and refuses a tag, IV, ciphertext or AAD that differs in one bit", async () => {
+    const { webMac, webCipher } = await keys()
+    const open = (iv: Buffer, e: Buffer, t: Buffer, a: Buffer) =>
+      web.decryptCbcHs512(webMac, webCipher, bytes(iv), bytes(e), bytes(t), bytes(a))
+    const flip = (b: Buffer, i: number) => {
+      const c = Buffer.from(b)
+      c[i]! ^= 1
+      return c
+    }
+    expect(hexOf(await open(IV, E, T, A))).toBe(P.toString("hex"))
+    expect(await open(IV, E, flip(T, 31), A)).toBeNull()
+    expect(await open(flip(IV, 0), E, T, A)).toBeNull()
+    expect(await open(IV, flip(E, 100), T, A)).toBeNull()
+    expect(await open(IV, E, T, flip(A, 3))).toBeNull()
+    expect(await open(IV, E, T.subarray(0, 16), A)).toBeNull()
   })
 })

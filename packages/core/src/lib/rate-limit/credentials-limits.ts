@@ -11,6 +11,7 @@
 import { RateLimited } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/index.js"
 import type { RequestContext } from "../context.js"
+import { toBase64Url } from "../crypto/random.js"
 import { defaultClientIp } from "./client-ip.js"
 import { countAttempt } from "./count-attempt.js"
 import type { SignInRateLimitOptions } from "./options.js"
@@ -54,7 +55,7 @@ export function defaultAccountName(credentials: Record<string, unknown>): string
 
 async function sha256(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))
-  return Buffer.from(digest).toString("base64url")
+  return toBase64Url(new Uint8Array(digest))
 }
 
 /**

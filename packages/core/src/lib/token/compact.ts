@@ -73,7 +73,7 @@ function parseHeader(headerB64: string): ProtectedHeader | null {
 }
 
 /** base64url → bytes without Node's Buffer, for code shared with edge runtimes. */
-export function base64urlToBytes(s: string): Uint8Array {
+export function base64urlToBytes(s: string): Uint8Array<ArrayBuffer> {
   const binary = atob(s.replace(/-/g, "+").replace(/_/g, "/"))
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
