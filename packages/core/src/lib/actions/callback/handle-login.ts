@@ -12,6 +12,7 @@ import { emitEvent } from "../../events.js"
 import { accountRowOf, storeSignInTokens } from "../../refresh/sign-in.js"
 import { sessionContext } from "../../session/from-request.js"
 import { decodeSessionCookie } from "../../session/jwt-session.js"
+import { markVerified, proveEmail } from "../../account/email-ownership.js"
 import { decideAccountLinking } from "./account-linking.js"
 import type { SignInAttempt } from "./complete-sign-in.js"
 
@@ -97,13 +98,23 @@ async function resolveAccountLogin(
   const { events } = ctx.config
   const { logger } = ctx
 
-  const signedIn = await currentUser(ctx)
+  const signedIn = attempt.signedIn !== undefined ? attempt.signedIn : await currentUser(ctx)
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const accountUser = await adapter.getUserByAccount!(key)
-  const email = attempt.user.email ?? undefined
+  const email = attempt.user.email || undefined
+  const emailVerified = attempt.emailVerified === true && email !== undefined
+  // A proof of the email settles who owns it first (lib/account/email-ownership.ts): an
+  // unproven row with this email is claimed (removed) unless the proof comes from that row.
+  const owner = emailVerified
+    ? ((await proveEmail(ctx, email, account.provider, accountUser ?? signedIn))?.user ?? null)
+    : undefined
   // The email lookup only matters for an unknown account and nobody signed in.
   const userWithSameEmail =
-    !accountUser && !signedIn && email ? await adapter.getUserByEmail!(email) : null
+    accountUser || signedIn || !email
+      ? null
+      : owner !== undefined
+        ? owner
+        : await adapter.getUserByEmail!(email)
   const decision = decideAccountLinking({
     accountUser,
     signedInUser: signedIn,
@@ -111,7 +122,7 @@ async function resolveAccountLogin(
     allowDangerousEmailAccountLinking:
       (provider as { allowDangerousEmailAccountLinking?: boolean })
         .allowDangerousEmailAccountLinking === true,
-    emailVerified: attempt.emailVerified === true,
+    emailVerified,
   })
 
   const link = async (user: AdapterUser) => {
@@ -143,7 +154,8 @@ async function resolveAccountLogin(
     ...attempt.user,
     id: crypto.randomUUID(),
     email: email ?? "",
-    emailVerified: null,
+    // A provider that vouches for the email proves it (and the row cannot be claimed later).
+    emailVerified: emailVerified ? new Date() : null,
   } as AdapterUser)
   await emitEvent(events, logger, "createUser", { user: created })
   await link(created)
@@ -162,20 +174,21 @@ async function resolveEmailLogin(
   const adapter = ctx.config.adapter
   const email = attempt.user.email
   if (!adapter || !email) return asGiven(ctx, provider, attempt)
-  const { events } = ctx.config
-  const now = new Date()
-  const existing = await adapter.getUserByEmail!(email)
+  // The link proved the mailbox: the row is the owner's, is claimed, or is marked verified.
+  const existing = await proveEmail(ctx, email, provider.id, await currentUser(ctx))
   if (existing) {
-    const updated = await adapter.updateUser!({ id: existing.id, emailVerified: now })
-    await emitEvent(events, ctx.logger, "updateUser", { user: updated })
+    // As Auth.js: every email sign-in refreshes `emailVerified`.
+    const { user, verifiedNow } = existing
+    const updated = verifiedNow ? user : await markVerified(ctx, user)
     return { user: updated, account: attempt.account, isNewUser: false }
   }
+  const now = new Date()
   const created = await adapter.createUser!({
     ...attempt.user,
     id: attempt.user.id ?? crypto.randomUUID(),
     email,
     emailVerified: now,
   } as AdapterUser)
-  await emitEvent(events, ctx.logger, "createUser", { user: created })
+  await emitEvent(ctx.config.events, ctx.logger, "createUser", { user: created })
   return { user: created, account: attempt.account, isNewUser: true }
 }
