@@ -64,7 +64,12 @@ export function decideOwnership({ row, provenFrom }: OwnershipInput): OwnershipO
 
 /** Same address, whatever the case: providers and adapters do not all lower-case. */
 export function sameEmail(a: string | null | undefined, b: string | null | undefined): boolean {
-  return typeof a === "string" && typeof b === "string" && a !== "" && a.toLowerCase() === b.toLowerCase()
+  return (
+    typeof a === "string" &&
+    typeof b === "string" &&
+    a !== "" &&
+    a.toLowerCase() === b.toLowerCase()
+  )
 }
 
 /**

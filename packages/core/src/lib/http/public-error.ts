@@ -18,6 +18,7 @@ const FIXED_MESSAGES: Record<string, string> = {
   MissingCSRF:
     "This request could not be verified as coming from this site. Reload the page and try again; custom forms must post the csrfToken from GET /csrf.",
   CredentialsSignin: "Sign-in failed. Check the details you entered and try again.",
+  RateLimited: "Too many attempts. Wait a few minutes and try again.",
   AccessDenied: "You do not have permission to sign in.",
   WebAuthnVerificationError:
     "Your passkey could not be verified. Request new options and try again; if it keeps failing, sign in another way.",

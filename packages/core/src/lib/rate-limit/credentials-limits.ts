@@ -3,16 +3,23 @@
  * account, counted before `authorize` runs, so concurrent guesses cannot slip past the limit
  * and a refused attempt costs no password hash.
  *
+ * The account is read from the provider's **declared** fields only (`credentials: { … }`):
+ * a field the form does not declare cannot move a guess to a fresh counter (posting a random
+ * `email` next to `username` used to do exactly that), and a declared field that is not a
+ * string (`username: ["victim"]` in JSON) is refused with a 400 before `authorize` sees it.
+ *
  * Both limits end in the same `RateLimited` 429 page with the same message, whether the
  * account exists or not: the limit counts attempts on the name typed, not on a user, so it
  * tells an attacker nothing about who has an account. Account names are hashed before they
  * become store keys, so a shared Redis holds no addresses.
  */
-import { RateLimited } from "../../errors.js"
+import { InvalidRequest } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/index.js"
 import type { RequestContext } from "../context.js"
+import { sha256Base64Url } from "../crypto/digest.js"
+import { foldIdentifier } from "../email/normalize-identifier.js"
 import { defaultClientIp } from "./client-ip.js"
-import { countAttempt } from "./count-attempt.js"
+import { enforceChecks } from "./count-attempt.js"
 import type { SignInRateLimitOptions } from "./options.js"
 import type { RateLimitRule, Store } from "./store.js"
 
@@ -36,64 +43,91 @@ export interface CredentialsRateLimitOptions extends SignInRateLimitOptions {
   /** Attempts per client IP. Default 50 per 15 minutes. */
   perIp?: RateLimitRule | false
   /**
-   * The account name of a submission. Default: the first non-empty of the `email`,
-   * `username`, `login` and `identifier` fields, trimmed and lower-cased.
+   * The account name of a submission. Default: the value of the provider's account field (see
+   * {@link accountField}), trimmed, NFKC and lower-cased as sign-in identifiers are.
    */
   account?: (credentials: Record<string, unknown>) => string | undefined
 }
 
+/** Declared fields that name an account, in the order they are preferred. */
 const ACCOUNT_FIELDS = ["email", "username", "login", "identifier"] as const
 
-export function defaultAccountName(credentials: Record<string, unknown>): string | undefined {
-  for (const field of ACCOUNT_FIELDS) {
-    const value = credentials[field]
-    if (typeof value === "string" && value.trim() !== "") return value.trim().toLowerCase()
-  }
-  return undefined
-}
-
-async function sha256(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))
-  return Buffer.from(digest).toString("base64url")
+/**
+ * The one declared field that names the account: the first of `email`, `username`, `login`,
+ * `identifier` the provider declares, else its first declared field that is not a password.
+ * Fixed per provider, so no submission can choose which field is counted.
+ */
+export function accountField(provider: Pick<CredentialsConfig, "credentials">): string | undefined {
+  const declared = Object.entries(provider.credentials ?? {})
+  const named = ACCOUNT_FIELDS.find((field) => declared.some(([name]) => name === field))
+  return named ?? declared.find(([, input]) => input?.type !== "password")?.[0]
 }
 
 /**
- * Counts this attempt; throws `RateLimited` when a limit (or, failing closed, the store)
- * refuses. Returns what to call after a successful sign-in: it clears the account's counter,
- * so the limit weighs on failures (a person signing in often never meets it) while every
- * attempt is still counted up front, atomically.
+ * Throws `InvalidRequest` (400) when a declared field was posted as something other than a
+ * string: no sign-in form sends that, and it would escape the per-account key.
+ */
+export function assertDeclaredStrings(
+  provider: Pick<CredentialsConfig, "id" | "credentials">,
+  credentials: Record<string, unknown>,
+): void {
+  for (const name of Object.keys(provider.credentials ?? {})) {
+    const value = credentials[name]
+    if (value === undefined || typeof value === "string") continue
+    throw new InvalidRequest(`Invalid request: the field "${name}" must be a string`, {
+      details: { provider: provider.id, field: name },
+    })
+  }
+}
+
+function declaredAccountName(
+  provider: CredentialsConfig,
+  credentials: Record<string, unknown>,
+): string | undefined {
+  const field = accountField(provider)
+  const value = field === undefined ? undefined : credentials[field]
+  if (typeof value !== "string") return undefined
+  const folded = foldIdentifier(value)
+  return folded === "" ? undefined : folded
+}
+
+/**
+ * Checks the declared fields, counts this attempt; throws `InvalidRequest` or `RateLimited`
+ * (also when, failing closed, the store cannot count). Returns what to call after a successful
+ * sign-in: it clears the account's counter, so the limit weighs on failures (a person signing
+ * in often never meets it) while every attempt is still counted up front, atomically.
  */
 export async function enforceCredentialsLimits(
   ctx: RequestContext,
   provider: CredentialsConfig,
   credentials: Record<string, unknown>,
 ): Promise<() => Promise<void>> {
+  assertDeclaredStrings(provider, credentials)
   const options = provider.rateLimit
   if (options === false) return async () => {}
   const store = options?.store ?? ctx.config.store
   const ip = (options?.getClientIp ?? defaultClientIp)(ctx.request)
-  const account = (options?.account ?? defaultAccountName)(credentials)
-  const accountKey = account && `credentials:account:${await sha256(account)}`
-  const checks: [scope: "ip" | "account", key: string | undefined, rule: RateLimitRule | false][] =
+  const account = options?.account
+    ? options.account(credentials)
+    : declaredAccountName(provider, credentials)
+  const accountKey = account ? `credentials:account:${await sha256Base64Url(account)}` : undefined
+  await enforceChecks(
+    ctx.logger,
+    store,
     [
-      ["ip", ip && `credentials:ip:${ip}`, options?.perIp ?? DEFAULT_CREDENTIALS_PER_IP],
-      ["account", accountKey, options?.perAccount ?? DEFAULT_CREDENTIALS_PER_ACCOUNT],
-    ]
-  for (const [scope, key, rule] of checks) {
-    if (!key) continue
-    const verdict = await countAttempt(store, key, rule, options?.failOpen)
-    if (verdict.unavailable) ctx.logger.error(verdict.unavailable)
-    if (!verdict.allowed) {
-      throw new RateLimited("Too many sign-in attempts", {
-        details: {
-          provider: provider.id,
-          scope,
-          retryAfterSeconds: verdict.retryAfterSeconds,
-          ...(verdict.unavailable ? { reason: "store-unavailable" } : {}),
-        },
-      })
-    }
-  }
+      {
+        scope: "ip",
+        key: ip && `credentials:ip:${ip}`,
+        rule: options?.perIp ?? DEFAULT_CREDENTIALS_PER_IP,
+      },
+      {
+        scope: "account",
+        key: accountKey,
+        rule: options?.perAccount ?? DEFAULT_CREDENTIALS_PER_ACCOUNT,
+      },
+    ],
+    { failOpen: options?.failOpen, provider: provider.id, message: "Too many sign-in attempts" },
+  )
   return async () => {
     if (!accountKey) return
     try {

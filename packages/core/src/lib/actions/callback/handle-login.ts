@@ -7,12 +7,12 @@ import type { AdapterAccount, AdapterUser } from "../../../adapters.js"
 import { AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import type { Account, User } from "../../../types.js"
+import { markVerified, proveEmail } from "../../account/email-ownership.js"
 import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
 import { accountRowOf, storeSignInTokens } from "../../refresh/sign-in.js"
 import { sessionContext } from "../../session/from-request.js"
 import { decodeSessionCookie } from "../../session/jwt-session.js"
-import { markVerified, proveEmail } from "../../account/email-ownership.js"
 import { decideAccountLinking } from "./account-linking.js"
 import type { SignInAttempt } from "./complete-sign-in.js"
 
@@ -182,12 +182,12 @@ async function resolveEmailLogin(
     const updated = verifiedNow ? user : await markVerified(ctx, user)
     return { user: updated, account: attempt.account, isNewUser: false }
   }
-  const now = new Date()
+  // Built from the address alone: `attempt.user` may be the row just claimed, whose id, name
+  // and picture were the earlier party's.
   const created = await adapter.createUser!({
-    ...attempt.user,
-    id: attempt.user.id ?? crypto.randomUUID(),
+    id: crypto.randomUUID(),
     email,
-    emailVerified: now,
+    emailVerified: new Date(),
   } as AdapterUser)
   await emitEvent(ctx.config.events, ctx.logger, "createUser", { user: created })
   return { user: created, account: attempt.account, isNewUser: true }
