@@ -106,7 +106,7 @@ describe.each(["jwt", "database"] as const)("passkeys, %s sessions", (strategy) 
     const browser = client()
     await browser.register(softwareAuthenticator(), { email: "known@example.com" })
     const probe = client()
-    for (const query of [{}, { action: "register" }]) {
+    for (const query of [{}, { action: "register" }] as Record<string, string>[]) {
       const known = await probe.options({ ...query, email: "known@example.com" })
       const unknown = await probe.options({ ...query, email: "new@example.com" })
       expect([known.status, known.body.action]).toEqual([200, "register"])

@@ -7,6 +7,7 @@
  * a field the form does not declare cannot move a guess to a fresh counter (posting a random
  * `email` next to `username` used to do exactly that), and a declared field that is not a
  * string (`username: ["victim"]` in JSON) is refused with a 400 before `authorize` sees it.
+ * A provider that declares no fields is counted on every conventional account field posted.
  *
  * Both limits end in the same `RateLimited` 429 page with the same message, whether the
  * account exists or not: the limit counts attempts on the name typed, not on a user, so it
@@ -43,35 +44,41 @@ export interface CredentialsRateLimitOptions extends SignInRateLimitOptions {
   /** Attempts per client IP. Default 50 per 15 minutes. */
   perIp?: RateLimitRule | false
   /**
-   * The account name of a submission. Default: the value of the provider's account field (see
-   * {@link accountField}), trimmed, NFKC and lower-cased as sign-in identifiers are.
+   * The account name of a submission. Default: the values of the provider's account fields
+   * (see {@link accountFields}), trimmed, NFKC and lower-cased as sign-in identifiers are.
    */
   account?: (credentials: Record<string, unknown>) => string | undefined
 }
 
-/** Declared fields that name an account, in the order they are preferred. */
+/** Fields that conventionally name an account, in the order they are preferred. */
 const ACCOUNT_FIELDS = ["email", "username", "login", "identifier"] as const
 
 /**
- * The one declared field that names the account: the first of `email`, `username`, `login`,
- * `identifier` the provider declares, else its first declared field that is not a password.
- * Fixed per provider, so no submission can choose which field is counted.
+ * The fields whose values are counted per account. With declared fields: one, fixed per
+ * provider (the first of `email`, `username`, `login`, `identifier` it declares, else its first
+ * declared field that is not a password), so no submission can choose which field is counted.
+ * With none declared: every conventional account field, each value on its own counter, so
+ * adding a field only adds a counter and never escapes the one already counting.
  */
-export function accountField(provider: Pick<CredentialsConfig, "credentials">): string | undefined {
+export function accountFields(provider: Pick<CredentialsConfig, "credentials">): readonly string[] {
   const declared = Object.entries(provider.credentials ?? {})
+  if (declared.length === 0) return ACCOUNT_FIELDS
   const named = ACCOUNT_FIELDS.find((field) => declared.some(([name]) => name === field))
-  return named ?? declared.find(([, input]) => input?.type !== "password")?.[0]
+  const field = named ?? declared.find(([, input]) => input?.type !== "password")?.[0]
+  return field === undefined ? [] : [field]
 }
 
 /**
- * Throws `InvalidRequest` (400) when a declared field was posted as something other than a
- * string: no sign-in form sends that, and it would escape the per-account key.
+ * Throws `InvalidRequest` (400) when a declared field (with none declared: a conventional
+ * account field) was posted as something other than a string: no sign-in form sends that, and
+ * it would escape the per-account key.
  */
-export function assertDeclaredStrings(
+export function assertStringFields(
   provider: Pick<CredentialsConfig, "id" | "credentials">,
   credentials: Record<string, unknown>,
 ): void {
-  for (const name of Object.keys(provider.credentials ?? {})) {
+  const declared = Object.keys(provider.credentials ?? {})
+  for (const name of declared.length > 0 ? declared : ACCOUNT_FIELDS) {
     const value = credentials[name]
     if (value === undefined || typeof value === "string") continue
     throw new InvalidRequest(`Invalid request: the field "${name}" must be a string`, {
@@ -80,15 +87,14 @@ export function assertDeclaredStrings(
   }
 }
 
-function declaredAccountName(
-  provider: CredentialsConfig,
-  credentials: Record<string, unknown>,
-): string | undefined {
-  const field = accountField(provider)
-  const value = field === undefined ? undefined : credentials[field]
-  if (typeof value !== "string") return undefined
-  const folded = foldIdentifier(value)
-  return folded === "" ? undefined : folded
+/** The account names of a submission, each folded as sign-in identifiers are; no duplicates. */
+function accountNames(provider: CredentialsConfig, credentials: Record<string, unknown>): string[] {
+  const custom = provider.rateLimit ? provider.rateLimit.account : undefined
+  const raw = custom
+    ? [custom(credentials)]
+    : accountFields(provider).map((field) => credentials[field])
+  const names = raw.filter((v): v is string => typeof v === "string").map(foldIdentifier)
+  return [...new Set(names.filter((name) => name !== ""))]
 }
 
 /**
@@ -102,15 +108,17 @@ export async function enforceCredentialsLimits(
   provider: CredentialsConfig,
   credentials: Record<string, unknown>,
 ): Promise<() => Promise<void>> {
-  assertDeclaredStrings(provider, credentials)
+  assertStringFields(provider, credentials)
   const options = provider.rateLimit
   if (options === false) return async () => {}
   const store = options?.store ?? ctx.config.store
   const ip = (options?.getClientIp ?? defaultClientIp)(ctx.request)
-  const account = options?.account
-    ? options.account(credentials)
-    : declaredAccountName(provider, credentials)
-  const accountKey = account ? `credentials:account:${await sha256Base64Url(account)}` : undefined
+  const accountKeys = await Promise.all(
+    accountNames(provider, credentials).map(
+      async (name) => `credentials:account:${await sha256Base64Url(name)}`,
+    ),
+  )
+  const perAccount = options?.perAccount ?? DEFAULT_CREDENTIALS_PER_ACCOUNT
   await enforceChecks(
     ctx.logger,
     store,
@@ -120,21 +128,18 @@ export async function enforceCredentialsLimits(
         key: ip && `credentials:ip:${ip}`,
         rule: options?.perIp ?? DEFAULT_CREDENTIALS_PER_IP,
       },
-      {
-        scope: "account",
-        key: accountKey,
-        rule: options?.perAccount ?? DEFAULT_CREDENTIALS_PER_ACCOUNT,
-      },
+      ...accountKeys.map((key) => ({ scope: "account", key, rule: perAccount })),
     ],
     { failOpen: options?.failOpen, provider: provider.id, message: "Too many sign-in attempts" },
   )
   return async () => {
-    if (!accountKey) return
-    try {
-      // A rate-limit-only store (just `hit`) cannot forget: the window ends it instead.
-      await (store as Partial<Store>).delete?.(accountKey)
-    } catch (cause) {
-      ctx.logger.error(cause instanceof Error ? cause : new Error(String(cause)))
+    for (const key of accountKeys) {
+      try {
+        // A rate-limit-only store (just `hit`) cannot forget: the window ends it instead.
+        await (store as Partial<Store>).delete?.(key)
+      } catch (cause) {
+        ctx.logger.error(cause instanceof Error ? cause : new Error(String(cause)))
+      }
     }
   }
 }
