@@ -5,7 +5,6 @@
  *
  * OAuth/OIDC, email and WebAuthn callbacks call this once they have verified the user.
  */
-import type { AdapterUser } from "../../../adapters.js"
 import { AccessDenied, AuthError } from "../../../errors.js"
 import type { JWT } from "../../../jwt.js"
 import type { ProviderConfig } from "../../../providers/index.js"
@@ -29,12 +28,6 @@ export interface SignInAttempt {
   profile?: Profile
   /** OAuth/OIDC: whether the provider vouches for `user.email` (gates linking by email). */
   emailVerified?: boolean
-  /**
-   * The signed-in user this sign-in may link to, when the caller decided it (OAuth: only a
-   * flow started in this browser session, see `lib/oauth/session-binding.ts`). Absent: the
-   * request's session user.
-   */
-  signedIn?: AdapterUser | null
   /** Credentials sign-in: the posted fields (without `csrfToken`), for the `signIn` callback. */
   credentials?: Record<string, unknown>
   /** Where to go afterwards (already validated by `resolveCallbackUrl`). */

@@ -98,7 +98,9 @@ async function resolveAccountLogin(
   const { events } = ctx.config
   const { logger } = ctx
 
-  const signedIn = attempt.signedIn !== undefined ? attempt.signedIn : await currentUser(ctx)
+  // OAuth: the state check already refused a callback arriving in another browser session, so
+  // this is the session that started the flow (lib/oauth/checks.ts).
+  const signedIn = await currentUser(ctx)
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const accountUser = await adapter.getUserByAccount!(key)
   const email = attempt.user.email || undefined
