@@ -217,12 +217,34 @@ describe("items 1, 2 and 5 through onRequest", () => {
         const merged = new Headers(response.headers)
         for (const c of setCalls) {
           const maxAge = c.maxAge === undefined ? "" : `; Max-Age=${c.maxAge}`
-          merged.append("set-cookie", `${c.name}=${encodeURIComponent(c.value)}${maxAge}`)
+          // The binding hands Qwik wire values (already encoded), as Qwik writes them.
+          merged.append("set-cookie", `${c.name}=${c.value}${maxAge}`)
         }
         return new Response(response.body, { status: response.status, headers: merged })
       },
     })
   }
+
+  it("item 4, attack: a sibling subdomain's planted pair and same-site POST to /auth/signout through onRequest → 403", async () => {
+    const { config } = fullConfig()
+    const attacker = onRequestBrowser(config)
+    const minted = await attacker.send("/csrf")
+    const { csrfToken } = (await minted.json()) as { csrfToken: string }
+    const victim = onRequestBrowser(config)
+    await victim.register(softwareAuthenticator(), { email: "owner@example.com" })
+    victim.cookies.set("authjs.csrf-token", attacker.cookies.get("authjs.csrf-token")!)
+    const res = await victim.send("/signout", {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: SIBLING,
+        "sec-fetch-site": "same-site",
+      },
+      body: new URLSearchParams({ csrfToken }).toString(),
+    })
+    expect(res.status).toBe(403)
+    expect((await victim.session())?.user?.email).toBe("owner@example.com")
+  })
 
   it("item 5, attack: passkey options for a known and an unknown email answer alike", async () => {
     const { config } = fullConfig()
@@ -282,7 +304,7 @@ describe("items 1, 2 and 5 through onRequest", () => {
     expect(
       (await victim.register(softwareAuthenticator(), { email: "owner@example.com" })).url,
     ).toBe(`${APP_ORIGIN}/`)
-    for (const [name, value] of cookies) victim.cookies.set(name, value)
+    for (const [name, value] of cookies) victim.cookies.set(name, decodeURIComponent(value))
     const done = await victim.send(`/callback/oidc${back.search}`)
     expect(new URL(done.headers.get("location")!).searchParams.get("error")).toBe(
       "OAuthSessionMismatch",
