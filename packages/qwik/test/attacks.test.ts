@@ -10,11 +10,11 @@ import { Auth } from "@latchkey/core"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import Credentials from "@latchkey/core/providers/credentials"
 import Nodemailer from "@latchkey/core/providers/nodemailer"
-import OAuth from "@latchkey/core/providers/oauth"
 import Passkey from "@latchkey/core/providers/passkey"
 import { MemoryStore } from "@latchkey/core/store"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { oidcProvider } from "../../core/test/oauth/harness/app.js"
 import {
   APP_ORIGIN,
   type OidcHarness,
@@ -184,14 +184,7 @@ describe("items 1, 2 and 5 through onRequest", () => {
       providers: [
         Passkey(),
         Nodemailer({ id: "email", sendVerificationRequest: ({ url }) => void mails.push(url) }),
-        OAuth({
-          type: "oidc",
-          id: "oidc",
-          name: "Test OP",
-          issuer: op.issuer,
-          clientId: op.clients.main.id,
-          clientSecret: op.clients.main.secret,
-        }),
+        oidcProvider(op),
       ],
       logger: { error: () => {}, warn: () => {}, debug: () => {} },
     }

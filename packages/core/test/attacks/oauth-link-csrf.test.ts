@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
-import OAuth from "../../src/providers/oauth.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
+import { oidcProvider } from "../oauth/harness/app.js"
 import { APP_ORIGIN, type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"
 
 const SECRET = "an-oauth-binding-secret-with-32-bytes-or-more!"
@@ -45,16 +45,7 @@ describe.each(["jwt", "database"] as const)(
         adapter,
         store: new MemoryStore(),
         session: { strategy },
-        providers: [
-          OAuth({
-            type: "oidc",
-            id: "oidc",
-            name: "Test OP",
-            issuer: op.issuer,
-            clientId: op.clients.main.id,
-            clientSecret: op.clients.main.secret,
-          }),
-        ],
+        providers: [oidcProvider(op)],
         logger: { error: () => {}, warn: () => {}, debug: () => {} },
       }
       const browser = (): Browser => new PasskeyClient({ Auth, config, origin: APP_ORIGIN })

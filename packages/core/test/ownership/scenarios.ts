@@ -15,10 +15,10 @@ import { Auth } from "../../src/index.js"
 import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
-import OAuth from "../../src/providers/oauth.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
+import { oidcProvider } from "../oauth/harness/app.js"
 import { APP_ORIGIN, type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"
 
 const SECRET = "an-ownership-secret-with-at-least-32-bytes!!"
@@ -87,13 +87,7 @@ export function ownershipScenarios(storage: OwnershipStorage): void {
               sendVerificationRequest: (p) => void mails.push(p),
               rateLimit: { store: new MemoryRateLimitStore() },
             }),
-            OAuth({
-              type: "oidc",
-              id: "oidc",
-              name: "Test OP",
-              issuer: op.issuer,
-              clientId: op.clients.main.id,
-              clientSecret: op.clients.main.secret,
+            oidcProvider(op, {
               allowDangerousEmailAccountLinking: overrides.dangerousLinking === true,
             }),
           ],
