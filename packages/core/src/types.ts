@@ -213,13 +213,6 @@ export interface EventCallbacks {
    * A provider refused to refresh an access token (`invalid_grant`). Fired once per refused
    * refresh token; the session now carries `error: "RefreshTokenError"`.
    */
-  /**
-   * The first proof of an email (an email link, an OAuth/OIDC email the provider reports
-   * verified) claimed an account whose address nobody had proved: `removedUser` was deleted
-   * with its passkeys, linked accounts and sessions, and the prover got a fresh account (see
-   * the README's security model).
-   */
-  claimEmail?: (message: { removedUser: AdapterUser; provider: string }) => Awaitable<void>
   refreshTokenError?: (message: {
     provider: string
     userId: string

@@ -251,12 +251,11 @@ describe("items 1, 2 and 5 through onRequest", () => {
     expect([known.status, known.body.action]).toEqual([unknown.status, unknown.body.action])
   })
 
-  it("item 1, attack: a passkey registered for the victim's email, then the owner by the email link: the passkey is gone", async () => {
+  it("item 1, attack: a passkey registered for the victim's email, then the owner by the email link: refused, the row is not confirmed", async () => {
     const { adapter, config, mails } = fullConfig()
     const key = softwareAuthenticator()
-    expect(
-      (await onRequestBrowser(config).register(key, { email: "victim@example.com" })).url,
-    ).toBe(`${ORIGIN}/`)
+    const attacker = onRequestBrowser(config)
+    expect((await attacker.register(key, { email: "victim@example.com" })).url).toBe(`${ORIGIN}/`)
     const planted = await adapter.getUserByEmail!("victim@example.com")
 
     const { event } = fakeEvent("/login/")
@@ -274,11 +273,11 @@ describe("items 1, 2 and 5 through onRequest", () => {
       }).toString(),
     })
     expect(confirmed.status).toBe(303)
-    expect((await owner.session())?.user?.email).toBe("victim@example.com")
-    expect((await adapter.getUserByEmail!("victim@example.com"))?.id).not.toBe(planted?.id)
-    const attacker = onRequestBrowser(config)
-    await attacker.authenticate(key)
-    expect(await attacker.session()).toBeNull()
+    const refused = new URL(confirmed.headers.get("location")!, ORIGIN)
+    expect(refused.searchParams.get("error")).toBe("AccountNotLinked")
+    expect(await owner.session()).toBeNull()
+    // The attacker's row is as they left it: the owner's proof neither confirmed nor entered it.
+    expect(await adapter.getUserByEmail!("victim@example.com")).toEqual(planted)
   })
 
   it("item 2, attack: the attacker's OAuth flow cookies tossed into the signed-in victim's browser → refused", async () => {

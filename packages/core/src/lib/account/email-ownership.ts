@@ -1,51 +1,52 @@
 /**
  * Who owns an email address nobody has proved yet: one rule for every first factor.
  *
- * A user row whose `emailVerified` is empty was created by a factor that does not prove the
+ * A user row whose `emailVerified` is empty was created by something that did not prove the
  * mailbox: a passkey registered for an address, an OAuth/OIDC profile whose email the provider
- * does not vouch for. Anybody can create such a row for somebody else's address ("account
- * pre-hijacking", Sudhodanan & Paverd 2022). The rule:
+ * does not vouch for, the app's own sign-up, or Auth.js (which never sets it for OAuth users).
+ * Anybody can create such a row for somebody else's address ("account pre-hijacking",
+ * Sudhodanan & Paverd 2022). The rule:
  *
- * - A factor that does not prove the email never joins an existing row by that email (passkey
- *   registration for a known address and unverified OAuth emails are refused), and never
- *   links to an unproven row, even with `allowDangerousEmailAccountLinking`.
- * - The first proof of the email (an email link, an OAuth/OIDC profile whose email the
- *   provider reports verified) **claims** an unproven row: the row is deleted with every
- *   credential, linked account and session that hangs on it, the user's JWT sessions are
- *   revoked, `events.claimEmail` fires, and the prover gets a fresh row with the email
- *   verified. The owner gets in; whatever the earlier party set up is gone.
- * - Except when the proof comes from the row itself: the browser is signed in as that row, or
- *   the OAuth account is already linked to it. That is the owner verifying their own account
- *   (the earlier party could not have produced this proof), so the row is kept and marked
- *   verified.
+ * - Nothing joins a row by its email unless the row's own email was proved: a proof of the
+ *   address made elsewhere (an email link, a provider that reports the email verified) is
+ *   refused with a typed error (`AccountNotLinked` for an email link, `OAuthAccountNotLinked`
+ *   for a provider, even with `allowDangerousEmailAccountLinking`), and the row is left as it
+ *   is: neither marked verified nor given the prover's session or account.
+ * - A proof that comes from the row itself — the browser is signed in as that row, or the
+ *   OAuth account is already linked to it — is the owner confirming their own address: the row
+ *   is marked verified, and from then on the address is proven.
+ * - Factors that do not prove the mailbox (passkey registration, unverified OAuth emails) never
+ *   join an existing row by its email, proven or not.
  *
- * Why claim rather than refuse: refusing the merge leaves the owner locked out of their own
- * address by whoever registered it first, and the only remedy is support. Claiming costs the
- * legitimate-but-unverified user their passkeys and links (they prove the email and add them
- * again); it costs an attacker everything, which is the point.
+ * Why refuse rather than let the first proof claim the row (delete it with its credentials,
+ * then start the prover afresh): the row cannot tell an attacker's placeholder from a real
+ * account. Users of the app's own password sign-up, and every user an Auth.js database holds,
+ * have an empty `emailVerified` too; a claim would delete their account and its data the first
+ * time they used an email link or a provider (or anyone did whose provider vouches for that
+ * address), and it could not remove an app-managed password anyway. Refusing leaves every
+ * account intact, never hands the prover a row someone else could have set up, and tells the
+ * person what to do (sign in the way the account was created, then confirm the address).
  */
 import type { AdapterUser } from "../../adapters.js"
 import { isDate } from "../../adapters.js"
-import { AccountNotLinked } from "../../errors.js"
 import type { RequestContext } from "../context.js"
 import { emitEvent } from "../events.js"
-import { revocationBackend } from "../revocation/index.js"
 
 /** Whether the row's email was proved (by an email link or a provider that vouches for it). */
 export function isEmailProven(user: Pick<AdapterUser, "emailVerified">): boolean {
   return isDate(user.emailVerified)
 }
 
-/** What a proof of `email` does to the row that already has that address. */
+/** What a proof of `email` meets. */
 export type OwnershipOutcome =
-  /** No row has this email: create one, with the email verified. */
+  /** No row has this email: the sign-in may create one, with the email verified. */
   | { readonly kind: "none" }
-  /** The row is already proven: it is the owner's. */
+  /** The row's email is proven: it is the owner's. */
   | { readonly kind: "owned"; readonly user: AdapterUser }
-  /** The row is unproven, but the proof comes from the row itself: mark it verified. */
+  /** The row is unproven, but the proof comes from the row itself: it is (now) verified. */
   | { readonly kind: "verify-own"; readonly user: AdapterUser }
-  /** The row is unproven and the proof comes from elsewhere: the prover claims the address. */
-  | { readonly kind: "claim"; readonly stale: AdapterUser }
+  /** The row is unproven and the proof comes from elsewhere: nothing may join it. */
+  | { readonly kind: "unproven"; readonly user: AdapterUser }
 
 export interface OwnershipInput {
   /** The row with the proven email (`getUserByEmail`), if any. */
@@ -59,44 +60,23 @@ export function decideOwnership({ row, provenFrom }: OwnershipInput): OwnershipO
   if (!row) return { kind: "none" }
   if (isEmailProven(row)) return { kind: "owned", user: row }
   if (provenFrom && provenFrom.id === row.id) return { kind: "verify-own", user: row }
-  return { kind: "claim", stale: row }
-}
-
-/** Same address, whatever the case: providers and adapters do not all lower-case. */
-export function sameEmail(a: string | null | undefined, b: string | null | undefined): boolean {
-  return (
-    typeof a === "string" &&
-    typeof b === "string" &&
-    a !== "" &&
-    a.toLowerCase() === b.toLowerCase()
-  )
+  return { kind: "unproven", user: row }
 }
 
 /**
- * Applies a proof of `email` by `provider`: claims an unproven row (see the module comment) or
- * marks the own row verified. Returns the row the sign-in continues with and whether this
- * call verified it, or `null` when the sign-in must create one (no row, or it was claimed).
+ * Applies a proof of `email`: looks the row up, decides, and for a proof from the row itself
+ * marks it verified. The caller refuses an `unproven` outcome with its own error type.
  */
 export async function proveEmail(
   ctx: RequestContext,
   email: string,
-  provider: string,
   provenFrom: AdapterUser | null,
-): Promise<{ user: AdapterUser; verifiedNow: boolean } | null> {
-  const adapter = ctx.config.adapter!
-  const row = await adapter.getUserByEmail!(email)
+): Promise<OwnershipOutcome> {
+  const row = await ctx.config.adapter!.getUserByEmail!(email)
   const outcome = decideOwnership({ row, provenFrom })
-  switch (outcome.kind) {
-    case "none":
-      return null
-    case "owned":
-      return { user: outcome.user, verifiedNow: false }
-    case "verify-own":
-      return { user: await markVerified(ctx, outcome.user), verifiedNow: true }
-    case "claim":
-      await claim(ctx, outcome.stale, provider)
-      return null
-  }
+  if (outcome.kind !== "verify-own") return outcome
+  ctx.logger.debug("email confirmed from its own account")
+  return { kind: "verify-own", user: await markVerified(ctx, outcome.user) }
 }
 
 /** Sets `emailVerified` to now and fires `updateUser`. */
@@ -104,24 +84,4 @@ export async function markVerified(ctx: RequestContext, user: AdapterUser): Prom
   const updated = await ctx.config.adapter!.updateUser!({ id: user.id, emailVerified: new Date() })
   await emitEvent(ctx.config.events, ctx.logger, "updateUser", { user: updated })
   return updated
-}
-
-/**
- * Removes an unproven row and everything that opens it: its JWT sessions are revoked (user
- * session version), and deleting the row deletes its accounts, authenticators and database
- * sessions (the adapters cascade, as Auth.js's do).
- */
-async function claim(ctx: RequestContext, stale: AdapterUser, provider: string): Promise<void> {
-  const adapter = ctx.config.adapter!
-  if (!adapter.deleteUser) {
-    // Without deleteUser the earlier party's ways in cannot be removed: refuse rather than merge.
-    throw new AccountNotLinked(
-      "This email belongs to an account whose address was never confirmed, and the adapter has no deleteUser() to remove it",
-      { details: { provider, reason: "unproven-account-not-removable" } },
-    )
-  }
-  await revocationBackend(ctx.config).revokeUserSessions(stale.id)
-  await adapter.deleteUser(stale.id)
-  ctx.logger.debug("unproven account claimed by a proof of its email", { provider })
-  await emitEvent(ctx.config.events, ctx.logger, "claimEmail", { removedUser: stale, provider })
 }

@@ -61,7 +61,8 @@ export function decideAccountLinking<U extends LinkingUser>(
   }
   if (!input.emailVerified) return { kind: "error-not-linked", reason: "email-not-verified" }
   // The row's own email must be proved too (Better Auth CVE-2026-53516): an unproven row may
-  // have been set up by anyone. A proof claims such a row before this decision is reached.
+  // have been set up by anyone; only a proof from the row itself confirms it
+  // (lib/account/email-ownership.ts).
   if (!isDate(userWithSameEmail.emailVerified)) {
     return { kind: "error-not-linked", reason: "email-not-verified" }
   }

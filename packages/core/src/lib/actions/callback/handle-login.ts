@@ -105,17 +105,18 @@ async function resolveAccountLogin(
   const accountUser = await adapter.getUserByAccount!(key)
   const email = attempt.user.email || undefined
   const emailVerified = attempt.emailVerified === true && email !== undefined
-  // A proof of the email settles who owns it first (lib/account/email-ownership.ts): an
-  // unproven row with this email is claimed (removed) unless the proof comes from that row.
-  const owner = emailVerified
-    ? ((await proveEmail(ctx, email, account.provider, accountUser ?? signedIn))?.user ?? null)
-    : undefined
+  // A proof of the email is applied first (lib/account/email-ownership.ts): from the row
+  // itself it confirms the row's address; from elsewhere, an unproven row stays unjoinable
+  // (decideAccountLinking refuses it, even with allowDangerousEmailAccountLinking).
+  const proof = emailVerified ? await proveEmail(ctx, email, accountUser ?? signedIn) : undefined
   // The email lookup only matters for an unknown account and nobody signed in.
   const userWithSameEmail =
     accountUser || signedIn || !email
       ? null
-      : owner !== undefined
-        ? owner
+      : proof !== undefined
+        ? proof.kind === "none"
+          ? null
+          : proof.user
         : await adapter.getUserByEmail!(email)
   const decision = decideAccountLinking({
     accountUser,
@@ -156,7 +157,7 @@ async function resolveAccountLogin(
     ...attempt.user,
     id: crypto.randomUUID(),
     email: email ?? "",
-    // A provider that vouches for the email proves it (and the row cannot be claimed later).
+    // A provider that vouches for the email proves it.
     emailVerified: emailVerified ? new Date() : null,
   } as AdapterUser)
   await emitEvent(events, logger, "createUser", { user: created })
@@ -176,16 +177,27 @@ async function resolveEmailLogin(
   const adapter = ctx.config.adapter
   const email = attempt.user.email
   if (!adapter || !email) return asGiven(ctx, provider, attempt)
-  // The link proved the mailbox: the row is the owner's, is claimed, or is marked verified.
-  const existing = await proveEmail(ctx, email, provider.id, await currentUser(ctx))
-  if (existing) {
-    // As Auth.js: every email sign-in refreshes `emailVerified`.
-    const { user, verifiedNow } = existing
-    const updated = verifiedNow ? user : await markVerified(ctx, user)
-    return { user: updated, account: attempt.account, isNewUser: false }
+  // The link proved the mailbox (lib/account/email-ownership.ts).
+  const proof = await proveEmail(ctx, email, await currentUser(ctx))
+  switch (proof.kind) {
+    case "unproven":
+      throw new AccountNotLinked(
+        "An account with this email exists but its address was never confirmed: sign in the way it was created, then confirm the address",
+        { details: { provider: provider.id, reason: "email-unproven" } },
+      )
+    case "verify-own":
+      return { user: proof.user, account: attempt.account, isNewUser: false }
+    case "owned":
+      // As Auth.js: every email sign-in refreshes `emailVerified`.
+      return {
+        user: await markVerified(ctx, proof.user),
+        account: attempt.account,
+        isNewUser: false,
+      }
+    case "none":
+      break
   }
-  // Built from the address alone: `attempt.user` may be the row just claimed, whose id, name
-  // and picture were the earlier party's.
+  // Built from the address alone (`attempt.user` is the verifier's placeholder).
   const created = await adapter.createUser!({
     id: crypto.randomUUID(),
     email,
