@@ -72,18 +72,31 @@ describe.each(["jwt", "database"] as const)("CSRF by cookie tossing (%s sessions
     expect((await sessionOf(config, victim))?.user?.name).toBe("Alice")
   })
 
-  it("attack: Origin: null (sandboxed frame, cross-origin redirect) → 403", async () => {
+  it("attack: Origin: null from a sandboxed frame (Sec-Fetch-Site: cross-site), or with no other signal and no token → 403", async () => {
+    const config = makeApp()
+    const victim = await signedInVictim(config)
+    for (const headers of [
+      { origin: "null", "sec-fetch-site": "cross-site" },
+      { origin: "null", "x-no-fetch-metadata": "1" },
+    ]) {
+      const res = await Auth(req("/auth/signout", { form: {}, jar: victim, headers }), config)
+      expect(res.status).toBe(403)
+    }
+    expect((await sessionOf(config, victim))?.user?.name).toBe("Alice")
+  })
+
+  it("owner: Origin: null with Sec-Fetch-Site: same-origin (a no-referrer page, like the email confirm page) passes", async () => {
     const config = makeApp()
     const victim = await signedInVictim(config)
     const res = await Auth(
       req("/auth/signout", {
         form: {},
         jar: victim,
-        headers: { origin: "null", "x-no-fetch-metadata": "1" },
+        headers: { origin: "null", "sec-fetch-site": "same-origin" },
       }),
       config,
     )
-    expect(res.status).toBe(403)
+    expect(res.status).toBe(303)
   })
 
   it.each([false, true])(

@@ -4,7 +4,10 @@
  * 1. `skipCSRFCheck` configured → yes (the framework protects these routes itself).
  * 2. An `Origin` header → yes only if it is the app's origin exactly (and `Sec-Fetch-Site`, if
  *    sent, says `same-origin`). `same-site` is not enough: a sibling subdomain is same-site.
- * 3. No `Origin` but `Sec-Fetch-Site` → yes only for `same-origin` or `none` (user-initiated).
+ * 3. No `Origin` (or `Origin: null`, which a page with `Referrer-Policy: no-referrer` — our
+ *    email confirm page — sends even to itself) but `Sec-Fetch-Site` → yes only for
+ *    `same-origin` or `none` (user-initiated). A sandboxed frame's `null` comes with
+ *    `Sec-Fetch-Site: cross-site`.
  * 4. Neither header: not a browser form or fetch (browsers send `Origin` on every POST), so the
  *    signed double-submit token decides: a body `csrfToken` matching a CSRF cookie whose HMAC
  *    verifies for this request's session.
@@ -26,7 +29,7 @@ export async function checkCsrf(ctx: RequestContext): Promise<CsrfVerdict> {
   if (ctx.config.skipCSRFCheck) return { ok: true, via: "skip" }
   const site = ctx.request.headers.get("sec-fetch-site")?.toLowerCase()
   const origin = ctx.request.headers.get("origin")
-  if (origin !== null) {
+  if (origin !== null && origin !== "null") {
     const sameOrigin = origin === ctx.origin && (site === undefined || site === "same-origin")
     return sameOrigin ? { ok: true, via: "origin" } : { ok: false, reason: "cross-origin" }
   }
