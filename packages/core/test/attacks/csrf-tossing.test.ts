@@ -75,10 +75,11 @@ describe.each(["jwt", "database"] as const)("CSRF by cookie tossing (%s sessions
   it("attack: Origin: null from a sandboxed frame (Sec-Fetch-Site: cross-site), or with no other signal and no token → 403", async () => {
     const config = makeApp()
     const victim = await signedInVictim(config)
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: "null", "sec-fetch-site": "cross-site" },
       { origin: "null", "x-no-fetch-metadata": "1" },
-    ]) {
+    ]
+    for (const headers of attempts) {
       const res = await Auth(req("/auth/signout", { form: {}, jar: victim, headers }), config)
       expect(res.status).toBe(403)
     }
