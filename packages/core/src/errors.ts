@@ -41,6 +41,7 @@ export type ErrorType =
   | "OAuthAccountNotLinked"
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
+  | "OAuthSessionMismatch"
   | "OAuthSignInError"
   | "ProviderTokensTooLarge"
   | "RateLimited"
@@ -273,6 +274,16 @@ export class OAuthCallbackError extends SignInError {
   static override type: ErrorType = "OAuthCallbackError"
 }
 
+/**
+ * An OAuth/OIDC callback arrived in another browser session than the one that started the
+ * flow (its check cookies were made for another session, or none): refused, nothing linked.
+ * Either someone planted their flow's cookies in this browser (account-linking CSRF), or the
+ * user signed in or out while at the provider; starting again fixes the latter.
+ */
+export class OAuthSessionMismatch extends SignInError {
+  static override type: ErrorType = "OAuthSessionMismatch"
+}
+
 /** The provider's `profile()` threw or returned something unusable. */
 export class OAuthProfileParseError extends AuthError {
   static override type: ErrorType = "OAuthProfileParseError"
@@ -383,6 +394,7 @@ const clientSafeTypes = new Set<ErrorType>([
   "MissingCSRF",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
+  "OAuthSessionMismatch",
   "OAuthSignInError",
   "RateLimited",
   "Verification",

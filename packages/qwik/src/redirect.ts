@@ -7,6 +7,7 @@
  * 303 makes the browser follow a form POST with a GET; 301 (what `@auth/qwik` used) is cached.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { redirectLocation } from "@latchkey/core"
 
 /** Qwik City's `sharedMap` flag for a `…/q-data.json` request (its client fetching data). */
 const QDATA_FLAG = "@isQData"
@@ -15,16 +16,13 @@ export function isQDataRequest(event: RequestEventCommon): boolean {
   return event.sharedMap.has(QDATA_FLAG)
 }
 
-/** `url` as a path when it is on the app's origin, else unchanged. */
+/**
+ * `url` as a path when it is on the app's origin (one leading slash: never `//host` or
+ * `/\host`, whatever Qwik City would make of it), else the absolute URL. The core's own
+ * normalisation, so the binding and the core cannot disagree on where a target points.
+ */
 export function toLocation(url: string, origin: string): string {
-  let parsed: URL
-  try {
-    parsed = new URL(url, origin)
-  } catch {
-    return "/"
-  }
-  if (parsed.origin !== origin) return parsed.href
-  return `${parsed.pathname}${parsed.search}${parsed.hash}`
+  return redirectLocation(url, origin)
 }
 
 /** Whether `path` is served by the core (under `basePath`) rather than by a Qwik City route. */

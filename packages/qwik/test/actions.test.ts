@@ -3,7 +3,6 @@
  * client follows it), provider and core pages a full navigation when Qwik's client asked
  * (q-data), and a core failure the page for its error type, never an HTTP error.
  */
-import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { Auth } from "@latchkey/core"
 import { StoreError } from "@latchkey/core/errors"
 import Credentials from "@latchkey/core/providers/credentials"
@@ -14,47 +13,9 @@ import { req } from "../../core/test/auth/helpers.js"
 import { signIn, signOut } from "../src/actions.js"
 import { handleRequest } from "../src/on-request.js"
 import type { QwikAuthConfig } from "../src/types.js"
+import { fakeEvent, ORIGIN, outcome, Redirect, Sent } from "./fake-event.js"
 
-const ORIGIN = "http://127.0.0.1:5173"
 const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
-
-class Redirect {
-  constructor(
-    readonly status: number,
-    readonly location: string,
-  ) {}
-}
-class Sent {
-  constructor(readonly response: Response) {}
-}
-
-/** The parts of Qwik City's request event the binding uses, recording what it does. */
-function fakeEvent(
-  path: string,
-  options: { qdata?: boolean; method?: string; cookie?: string } = {},
-) {
-  const headers = new Headers()
-  const sharedMap = new Map<string, unknown>()
-  if (options.qdata) sharedMap.set("@isQData", true)
-  const url = new URL(path, ORIGIN)
-  const event = {
-    url,
-    request: new Request(new URL(options.qdata ? `${url.pathname}q-data.json` : path, ORIGIN), {
-      method: options.method ?? "POST",
-      headers: {
-        origin: ORIGIN,
-        "sec-fetch-site": "same-origin",
-        ...(options.cookie ? { cookie: options.cookie } : {}),
-      },
-    }),
-    headers,
-    sharedMap,
-    cookie: { set: () => {} },
-    redirect: (status: number, location: string) => new Redirect(status, location),
-    send: (response: Response) => new Sent(response),
-  } as unknown as RequestEventCommon
-  return { event, headers }
-}
 
 const config: QwikAuthConfig = {
   secret: SECRET,
@@ -66,15 +27,6 @@ const config: QwikAuthConfig = {
     GitHub({ clientId: "id", clientSecret: "secret" }),
     GitHub({ id: "unset" }),
   ],
-}
-
-async function outcome(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-    return undefined
-  } catch (thrown) {
-    return thrown
-  }
 }
 
 describe("signIn", () => {

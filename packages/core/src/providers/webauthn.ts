@@ -22,6 +22,7 @@ import type {
   GenerateAuthenticationOptionsOpts,
   GenerateRegistrationOptionsOpts,
 } from "@simplewebauthn/server"
+import type { PasskeyOptionsRateLimitOptions } from "../lib/rate-limit/passkey-options-limits.js"
 import type { CommonProviderOptions, CredentialInput } from "./index.js"
 
 /**
@@ -57,6 +58,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   registrationOptions?: Partial<
     Omit<GenerateRegistrationOptionsOpts, "rpID" | "rpName" | "challenge" | "userName">
   >
+  /**
+   * Limits on `GET /webauthn-options`: `perIp` (default 100 per 15 minutes) and `perAddress`
+   * (requests naming one email; default 10 per 15 minutes), counted in `store` (default: the
+   * config's). `false` turns them off.
+   */
+  rateLimit?: PasskeyOptionsRateLimitOptions | false
   /** Extra options for `generateAuthenticationOptions`. */
   authenticationOptions?: Partial<Omit<GenerateAuthenticationOptionsOpts, "rpID" | "challenge">>
 }

@@ -74,17 +74,30 @@ describe("decideAccountLinking", () => {
     })
   })
 
-  it("opt-in and a verified email → link by email", () => {
+  it("opt-in and a verified email → link by email (to a row whose own email is proved)", () => {
+    const proven = { ...alice, emailVerified: new Date("2026-01-01") }
     expect(
       decide({
-        userWithSameEmail: alice,
+        userWithSameEmail: proven,
         allowDangerousEmailAccountLinking: true,
         emailVerified: true,
       }),
     ).toEqual({
       kind: "link-by-email",
-      user: alice,
+      user: proven,
     })
+  })
+
+  it("attack (CVE-2026-53516 analogue): opt-in, verified IdP email, but the row's own email unproven → not linked", () => {
+    for (const emailVerified of [null, undefined]) {
+      expect(
+        decide({
+          userWithSameEmail: { ...alice, emailVerified },
+          allowDangerousEmailAccountLinking: true,
+          emailVerified: true,
+        }),
+      ).toEqual({ kind: "error-not-linked", reason: "email-not-verified" })
+    }
   })
 
   it("a known account wins over an email match", () => {

@@ -85,7 +85,8 @@ describe("completeSignIn with an adapter (OAuth linking rules)", () => {
       `${ORIGIN}/welcome?callbackUrl=http%3A%2F%2Fapp.example.com%2Fhome`,
     )
     const user = await adapter.getUserByAccount!({ provider: "fake", providerAccountId: "s1" })
-    expect(user).toMatchObject({ email: "new@example.com", emailVerified: null })
+    // The provider vouches for the email: the new row's address is proven (it cannot be claimed).
+    expect(user).toMatchObject({ email: "new@example.com", emailVerified: expect.any(Date) })
     expect(events.createUser).toHaveBeenCalledTimes(1)
     expect(events.linkAccount).toHaveBeenCalledTimes(1)
     expect(events.signIn).toHaveBeenCalledWith(expect.objectContaining({ isNewUser: true }))
@@ -102,23 +103,23 @@ describe("completeSignIn with an adapter (OAuth linking rules)", () => {
     expect(events.createUser).toHaveBeenCalledTimes(1)
   })
 
-  it("unknown account with the email of an existing user → OAuthAccountNotLinked", async () => {
+  it("unknown account with the email of an existing (proven) user → OAuthAccountNotLinked", async () => {
     const { adapter, callback } = await setup()
     await adapter.createUser!({
       id: "u1",
       email: "taken@example.com",
-      emailVerified: null,
+      emailVerified: new Date(),
     } as AdapterUser)
     const { res } = await callback({ sub: "s2", email: "taken@example.com" })
     expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`)
   })
 
-  it("allowDangerousEmailAccountLinking links, without a createUser event, unless the email is not reported verified", async () => {
+  it("allowDangerousEmailAccountLinking links to a proven row, without a createUser event, unless the email is not reported verified", async () => {
     const { adapter, events, callback } = await setup({ linking: true })
     await adapter.createUser!({
       id: "u1",
       email: "taken@example.com",
-      emailVerified: null,
+      emailVerified: new Date(),
     } as AdapterUser)
     const refused = await callback({ sub: "s2", email: "taken@example.com", verified: "false" })
     expect(refused.res.headers.get("location")).toContain("error=OAuthAccountNotLinked")

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { defaultRedirect, toLocation } from "../../src/lib/redirect.js"
+import { defaultRedirect, redirectLocation, toLocation } from "../../src/lib/redirect.js"
 import { makeConfig, ORIGIN, req, setCookies } from "./helpers.js"
 
 const baseUrl = "https://app.example.com"
@@ -163,5 +163,88 @@ describe("redirect", () => {
       config,
     )
     expect(await withPath.json()).toEqual({ url: `${ORIGIN}/dashboard?tab=1` })
+  })
+
+  /** Targets on the app's origin whose path starts with `//` once resolved (issue 23 item 6). */
+  const doubleSlashVectors = [
+    "/..//evil.example/path",
+    "/./..//evil.example/path",
+    `${baseUrl}//evil.example/path`,
+    `${baseUrl}/\\evil.example/path`,
+    `${baseUrl}/..//evil.example`,
+    "/%2e%2e//evil.example/path",
+    "/x/../..//evil.example",
+  ]
+
+  it.each(doubleSlashVectors)(
+    "attack: %j resolves on the origin, and its path keeps one leading slash",
+    (url) => {
+      const chosen = defaultRedirect({ url, baseUrl })
+      expect(new URL(chosen).origin).toBe(baseUrl)
+      expect(new URL(chosen).pathname).not.toMatch(/^\/[/\\]/)
+      expect(redirectLocation(chosen, baseUrl)).toMatch(/^\/(?![/\\])/)
+      expect(redirectLocation(url, baseUrl)).toMatch(/^\/(?![/\\])/)
+    },
+  )
+
+  it.each(doubleSlashVectors)(
+    "attack: Auth() after sign-in with callbackUrl %j: Location never has a `//` path",
+    async (callbackUrl) => {
+      const res = await Auth(
+        req("/auth/callback/credentials", {
+          form: { username: "alice", password: "wonderland", callbackUrl },
+          headers: { "x-auth-return-redirect": "1" },
+        }),
+        makeConfig(),
+      )
+      const { url } = (await res.json()) as { url: string }
+      expect(new URL(url).origin).toBe(ORIGIN)
+      expect(new URL(url).pathname).not.toMatch(/^\/[/\\]/)
+    },
+  )
+
+  it("redirectLocation: a same-origin result never starts with // or /\\; anything else stays absolute (property)", () => {
+    const pieces = fc.constantFrom(
+      "/",
+      "//",
+      "\\",
+      "/\\",
+      "..",
+      ".",
+      "%2e",
+      "%2f",
+      "evil.example",
+      "x",
+      "?",
+      "#",
+      "@",
+      ":",
+      "\t",
+    )
+    const target = fc.oneof(
+      fc.string(),
+      fc.string({ unit: "binary" }),
+      fc.webUrl(),
+      fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join("")),
+      fc.array(pieces, { maxLength: 12 }).map((parts) => `${baseUrl}${parts.join("")}`),
+    )
+    fc.assert(
+      fc.property(target, (url) => {
+        const location = redirectLocation(url, baseUrl)
+        expect(location.startsWith("//")).toBe(false)
+        expect(location.startsWith("/\\")).toBe(false)
+        if (location.startsWith("/")) {
+          // What a browser makes of the path: the app's origin, always.
+          expect(new URL(location, baseUrl).origin).toBe(baseUrl)
+        } else {
+          expect(location).toMatch(/^https?:\/\//)
+        }
+        // And the core's Location for the same target, once the origin is stripped.
+        const core = new URL(defaultRedirect({ url, baseUrl }))
+        expect(core.origin).toBe(baseUrl)
+        expect(core.pathname.startsWith("//")).toBe(false)
+      }),
+      { numRuns: 2000 },
+    )
   })
 })

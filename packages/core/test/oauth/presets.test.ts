@@ -68,6 +68,9 @@ const cases: Case[] = [
       email: "octocat@github.com",
       image: "https://github.com/images/error/octocat_happy.gif",
     },
+    // The public email of /user proves nothing; only the primary, verified one of /user/emails
+    // (which the preset's userinfo request adds as `email_verified`) does.
+    verified: false,
   },
   {
     // https://developers.google.com/identity/openid-connect/openid-connect#an-id-tokens-payload
@@ -477,11 +480,27 @@ describe.each(cases)("preset $id", (c) => {
     expect({ id: user.id, name: user.name, email: user.email, image: user.image }).toEqual(c.user)
   })
 
-  if (c.verified !== undefined) {
-    it(`reports the email as ${c.verified ? "verified" : "not verified"}`, () => {
-      expect(resolved.isEmailVerified(c.sample as never)).toBe(c.verified)
-    })
-  }
+  it("states whether its email claim is verified (it decides who may claim an address)", () => {
+    expect(c.verified).toBeDefined()
+    expect(resolved.isEmailVerified(c.sample as never)).toBe(c.verified)
+  })
+
+  it("attack: the same profile without its verification claim is not verified", () => {
+    const {
+      email_verified: _oidc,
+      verified: _discord,
+      confirmed_at: _gitlab,
+      ...bare
+    } = c.sample as Record<string, unknown>
+    expect(resolved.isEmailVerified(bare as never)).toBe(false)
+    for (const unverified of [
+      { email_verified: false },
+      { email_verified: "false" },
+      { verified: false },
+    ]) {
+      expect(resolved.isEmailVerified({ ...bare, ...unverified } as never)).toBe(false)
+    }
+  })
 })
 
 describe("preset options", () => {

@@ -29,6 +29,8 @@ function setup(strategy: "jwt" | "database", extra: Partial<AuthConfig> = {}) {
     session: { strategy },
     experimental: { enableWebAuthn: true },
     logger: rec.logger,
+    // Each setup is its own app: option requests are counted per app, not across tests.
+    store: new MemoryStore(),
     ...extra,
   }
   const client = () => new PasskeyClient({ Auth, config, origin: ORIGIN })
@@ -99,14 +101,21 @@ describe.each(["jwt", "database"] as const)("passkeys, %s sessions", (strategy) 
     expect((await authenticatorsOf(adapter, "ann@example.com"))[0]!.counter).toBe(7)
   })
 
-  it("without action: an unknown email registers, a known one or none authenticates", async () => {
+  it("attack (enumeration): options answer the same for a known and an unknown email", async () => {
     const { client } = setup(strategy)
     const browser = client()
-    expect((await browser.options({ email: "new@example.com" })).body.action).toBe("register")
     await browser.register(softwareAuthenticator(), { email: "known@example.com" })
-    const other = client()
-    expect((await other.options({ email: "known@example.com" })).body.action).toBe("authenticate")
-    expect((await other.options()).body.action).toBe("authenticate")
+    const probe = client()
+    for (const query of [{}, { action: "register" }] as Record<string, string>[]) {
+      const known = await probe.options({ ...query, email: "known@example.com" })
+      const unknown = await probe.options({ ...query, email: "new@example.com" })
+      expect([known.status, known.body.action]).toEqual([200, "register"])
+      expect([unknown.status, unknown.body.action]).toEqual([200, "register"])
+      expect(Object.keys(known.body.options).sort()).toEqual(
+        Object.keys(unknown.body.options).sort(),
+      )
+    }
+    expect((await probe.options()).body.action).toBe("authenticate")
     // Signed in, the action must be given.
     const refused = await browser.options()
     expect(refused.status).toBe(400)
@@ -350,12 +359,13 @@ describe("passkey bad input: typed error, nothing stored", () => {
     },
   )
 
-  it("registering an email that already has an account, signed out: 400 at options", async () => {
+  it("registering an email that already has an account, signed out: refused at the callback, nothing stored", async () => {
     const s = await registered()
-    const res = await s.client().options({ action: "register", email: "ann@example.com" })
-    expect(res.status).toBe(400)
-    expect(res.body.error?.type).toBe("InvalidRequest")
-    expect(res.body.error?.message).toMatch(/sign in, then add a passkey/)
+    const browser = s.client()
+    const res = await browser.register(softwareAuthenticator(), { email: "ann@example.com" })
+    expect(errorOf(res.url)).toBe("AccountNotLinked")
+    expect(await browser.session()).toBeNull()
+    expect(await authenticatorsOf(s.adapter, "ann@example.com")).toHaveLength(1)
   })
 
   it("the same credential registered twice is refused", async () => {

@@ -3,6 +3,10 @@
  * `<token>|<hex HMAC-SHA-256(token)>`, keyed from the secret; the page or client echoes
  * `<token>` in the body as `csrfToken`. Same cookie layout as Auth.js (`token|hash`), but an
  * HMAC instead of `SHA-256(token ‖ secret)` and constant-time comparison throughout.
+ *
+ * The HMAC also covers the session the pair was minted for (`lib/session/binding.ts`): a pair
+ * planted by a sibling subdomain (cookie tossing), or copied from another browser, was minted
+ * for another session and does not verify in the victim's.
  */
 import { constantTimeEqual } from "../crypto/constant-time.js"
 import { deriveHmacKey, hmacSha256 } from "../crypto/hmac.js"
@@ -31,20 +35,26 @@ export interface CsrfPair {
   cookieValue: string
 }
 
-/** A fresh token, signed with the first (encrypting) secret. */
-export async function createCsrfPair(secrets: readonly string[]): Promise<CsrfPair> {
+/** What the HMAC covers: the token and the session identity (`""` signed out). */
+function signed(token: string, session: string): string {
+  return session === "" ? token : `${token}|${session}`
+}
+
+/** A fresh token for `session`, signed with the first (encrypting) secret. */
+export async function createCsrfPair(secrets: readonly string[], session = ""): Promise<CsrfPair> {
   const token = randomHex(TOKEN_BYTES)
-  const mac = await hmacSha256(await keyFor(secrets[0]!), token)
+  const mac = await hmacSha256(await keyFor(secrets[0]!), signed(token, session))
   return { token, cookieValue: `${token}|${toHex(mac)}` }
 }
 
 /**
- * The token inside a CSRF cookie if its HMAC verifies under any configured secret (so a
- * rotation does not invalidate open forms), else `null`.
+ * The token inside a CSRF cookie if its HMAC verifies for `session` under any configured
+ * secret (so a rotation does not invalidate open forms), else `null`.
  */
 export async function readCsrfCookie(
   cookieValue: string | undefined,
   secrets: readonly string[],
+  session = "",
 ): Promise<string | null> {
   if (!cookieValue) return null
   const parts = cookieValue.split("|")
@@ -55,7 +65,7 @@ export async function readCsrfCookie(
   if (mac?.byteLength !== 32) return null
   let valid = false
   for (const secret of secrets) {
-    const expected = await hmacSha256(await keyFor(secret), token)
+    const expected = await hmacSha256(await keyFor(secret), signed(token, session))
     // No early exit across secrets either: the time taken does not tell which one matched.
     valid = constantTimeEqual(expected, mac) || valid
   }

@@ -4,9 +4,10 @@ import type { RequestContext } from "../context.js"
 import { checkCsrf } from "./check.js"
 
 const REASONS = {
-  "cross-site": "The request came from another site (Sec-Fetch-Site: cross-site)",
-  "missing-token": "The request came from another origin and carried no csrfToken",
-  "invalid-token": "The csrfToken did not match a valid CSRF cookie",
+  "cross-origin": "The request's Origin is not this app's origin",
+  "cross-site": "The request came from another site or subdomain (Sec-Fetch-Site)",
+  "missing-token": "The request carried neither Origin nor Sec-Fetch-Site, and no csrfToken",
+  "invalid-token": "The csrfToken did not match a valid CSRF cookie of this session",
 } as const
 
 export async function requireCsrf(ctx: RequestContext): Promise<void> {

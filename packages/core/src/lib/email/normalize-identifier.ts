@@ -31,7 +31,17 @@ function refuse(message: string, reason: string): never {
 }
 
 /**
- * Trim, Unicode NFKC, lower-case; then check the shape. Throws {@link EmailSignInError} (and
+ * One spelling of a sign-in identifier (an address, a user name): trimmed, Unicode NFKC,
+ * lower-cased. Idempotent.
+ */
+export function foldIdentifier(value: string): string {
+  // NFKC after lower-casing too: lower-casing can yield a non-NFKC string (and the reverse), and
+  // the second pass is what makes the result a fixed point.
+  return value.trim().normalize("NFKC").toLowerCase().normalize("NFKC").trim()
+}
+
+/**
+ * Trim, Unicode NFKC, lower-case ({@link foldIdentifier}); then check the shape. Throws {@link EmailSignInError} (and
  * nothing else) when the value is not a usable address. Idempotent: a returned value
  * normalizes to itself.
  */
@@ -40,9 +50,7 @@ export function normalizeIdentifier(value: unknown): string {
   if (value.length > MAX_RAW_LENGTH) {
     refuse(`An email address has at most ${MAX_EMAIL_LENGTH} characters.`, "too-long")
   }
-  // NFKC after lower-casing too: lower-casing can yield a non-NFKC string (and the reverse), and
-  // the second pass is what makes the result a fixed point.
-  const email = value.trim().normalize("NFKC").toLowerCase().normalize("NFKC").trim()
+  const email = foldIdentifier(value)
   if (email === "") refuse("Enter your email address.", "empty")
   if (email.length > MAX_EMAIL_LENGTH) {
     refuse(`An email address has at most ${MAX_EMAIL_LENGTH} characters.`, "too-long")

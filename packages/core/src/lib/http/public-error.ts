@@ -18,6 +18,8 @@ const FIXED_MESSAGES: Record<string, string> = {
   MissingCSRF:
     "This request could not be verified as coming from this site. Reload the page and try again; custom forms must post the csrfToken from GET /csrf.",
   CredentialsSignin: "Sign-in failed. Check the details you entered and try again.",
+  OAuthSessionMismatch:
+    "This sign-in was started in another browser session, or you signed in or out meanwhile. Start it again.",
   AccessDenied: "You do not have permission to sign in.",
   WebAuthnVerificationError:
     "Your passkey could not be verified. Request new options and try again; if it keeps failing, sign in another way.",

@@ -37,7 +37,7 @@ export async function oauthSignIn(
   const config = asOAuth(provider)
   const request = await createAuthorizationRequest(
     config,
-    oauthFlowContext(ctx, provider.id),
+    await oauthFlowContext(ctx, provider.id),
     ctx.parsed.query,
   )
   addCookies(ctx, request.cookies)
@@ -54,7 +54,7 @@ export async function oauthCallback(
   provider: ProviderConfig,
 ): Promise<Outcome> {
   const config = asOAuth(provider)
-  const flow = oauthFlowContext(ctx, provider.id)
+  const flow = await oauthFlowContext(ctx, provider.id)
   const input = {
     method: ctx.parsed.method,
     query: ctx.parsed.query,

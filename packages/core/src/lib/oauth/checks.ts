@@ -6,7 +6,7 @@
  * store, so across instances), and replaying a callback with a copied cookie fails even before
  * the provider refuses the used code.
  */
-import { InvalidCheck } from "../../errors.js"
+import { InvalidCheck, OAuthSessionMismatch } from "../../errors.js"
 import { decode, encode } from "../../jwt.js"
 import type { CookieOption, ResponseCookie } from "../../types.js"
 import { deletionCookie } from "../cookies/serialize.js"
@@ -24,6 +24,8 @@ export type CheckCookie = "state" | "pkceCodeVerifier" | "nonce"
 interface SealedCheck {
   value: string
   provider: string
+  /** `state` only: the browser session that started the flow (`""` signed out). */
+  session?: string
   jti?: string
   exp?: number
 }
@@ -53,8 +55,10 @@ async function seal(
   crossSite: boolean,
 ): Promise<ResponseCookie> {
   const name = ctx.cookies[which].name
+  const token: SealedCheck = { value, provider: providerId }
+  if (which === "state" && ctx.session !== undefined) token.session = ctx.session
   const sealed = await encode<SealedCheck>({
-    token: { value, provider: providerId },
+    token,
     secret: [...ctx.secret],
     salt: name,
     maxAge: CHECK_MAX_AGE,
@@ -189,8 +193,38 @@ export async function openCheck(
       details: { provider: providerId, check: which, reason: "provider-mismatch" },
     })
   }
-  if (which === "state") await consumeState(ctx, providerId, sealed)
+  if (which === "state") {
+    await consumeState(ctx, providerId, sealed)
+    assertSameSession(ctx, providerId, sealed)
+  }
   return sealed.value
+}
+
+/**
+ * The callback must arrive in the browser session that started the flow: check cookies tossed
+ * into another browser (a sibling subdomain can set them) would otherwise complete there, and
+ * "link to the signed-in user" would hand the attacker's provider account to the victim. A
+ * state sealed before this check existed counts as started signed out.
+ */
+function assertSameSession(ctx: OAuthFlowContext, providerId: string, sealed: SealedCheck): void {
+  if (ctx.session === undefined) return
+  const started = typeof sealed.session === "string" ? sealed.session : ""
+  if (started === ctx.session) return
+  throw new OAuthSessionMismatch(
+    "The callback arrived in another browser session than the one that started the flow",
+    {
+      details: {
+        provider: providerId,
+        check: "state",
+        reason:
+          started === ""
+            ? "started-signed-out"
+            : ctx.session === ""
+              ? "ended-signed-out"
+              : "other-session",
+      },
+    },
+  )
 }
 
 /**

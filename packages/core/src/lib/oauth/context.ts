@@ -19,6 +19,12 @@ export interface OAuthFlowContext {
   }
   /** Where consumed states are remembered (`config.store`). Default: the memory store. */
   readonly store?: Store
+  /**
+   * The browser session of this request (`lib/session/binding.ts`: a hash, `""` signed out).
+   * Sealed into the state cookie when the flow starts; the callback is refused when it
+   * arrives in another session. Absent: not checked (the flow driven on its own, in tests).
+   */
+  readonly session?: string
   /** Clock in milliseconds (tests). */
   readonly now?: () => number
 }

@@ -2,10 +2,15 @@
 import type { ProviderConfig } from "../../providers/index.js"
 import type { OAuthProviderConfig } from "../../providers/oauth.js"
 import { actionUrl, type RequestContext } from "../context.js"
+import { sessionBinding } from "../session/binding.js"
 import type { OAuthFlowContext } from "./context.js"
 
-export function oauthFlowContext(ctx: RequestContext, providerId: string): OAuthFlowContext {
+export async function oauthFlowContext(
+  ctx: RequestContext,
+  providerId: string,
+): Promise<OAuthFlowContext> {
   return {
+    session: await sessionBinding(ctx),
     secret: ctx.config.secret,
     cookies: ctx.cookies,
     callbackUrl: actionUrl(ctx, "callback", providerId),

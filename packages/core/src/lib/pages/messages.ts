@@ -43,6 +43,8 @@ const signInMessages: MessageTable = {
   OAuthAccountNotLinked: sameAccount,
   AccountNotLinked: sameAccount,
   OAuthCallbackError: tryAnotherAccount,
+  OAuthSessionMismatch:
+    "This sign-in was started in another browser session, or you signed in or out meanwhile. Start it again from this page.",
   OAuthSignInError: tryAnotherAccount,
   Signin: tryAnotherAccount,
   OAuthSignin: tryAnotherAccount,

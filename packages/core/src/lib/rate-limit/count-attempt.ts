@@ -5,7 +5,8 @@
  * unlimited password-guessing window. The refusal is the `StoreError` itself, not
  * `RateLimited`: the person made one attempt, and is told sign-in is unavailable for now (503).
  */
-import { StoreError } from "../../errors.js"
+import { RateLimited, StoreError } from "../../errors.js"
+import type { Logger } from "../logger.js"
 import type { RateLimitRule, RateLimitStore } from "./store.js"
 
 export type AttemptVerdict =
@@ -43,5 +44,39 @@ export async function countAttempt(
     const unavailable = cause instanceof StoreError ? cause : storeFailure(store, cause)
     if (failOpen) return { allowed: true, unavailable }
     throw unavailable
+  }
+}
+
+/** One limit of a request: the scope named in logs, its store key (none: not counted), its rule. */
+export interface LimitCheck {
+  readonly scope: string
+  readonly key: string | undefined
+  readonly rule: RateLimitRule | false
+}
+
+/**
+ * Counts the request against each check in order and throws `RateLimited` (`message`, with the
+ * scope and retry delay in its details) at the first that refuses. A store failure is logged.
+ */
+export async function enforceChecks(
+  logger: Pick<Logger, "error">,
+  store: RateLimitStore,
+  checks: readonly LimitCheck[],
+  options: { failOpen: boolean | undefined; provider: string; message: string },
+): Promise<void> {
+  for (const { scope, key, rule } of checks) {
+    if (!key) continue
+    const verdict = await countAttempt(store, key, rule, options.failOpen)
+    if (verdict.unavailable) logger.error(verdict.unavailable)
+    if (!verdict.allowed) {
+      throw new RateLimited(options.message, {
+        details: {
+          provider: options.provider,
+          scope,
+          retryAfterSeconds: verdict.retryAfterSeconds,
+          ...(verdict.unavailable ? { reason: "store-unavailable" } : {}),
+        },
+      })
+    }
   }
 }

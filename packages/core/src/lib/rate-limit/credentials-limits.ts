@@ -3,17 +3,24 @@
  * account, counted before `authorize` runs, so concurrent guesses cannot slip past the limit
  * and a refused attempt costs no password hash.
  *
+ * The account is read from the provider's **declared** fields only (`credentials: { … }`):
+ * a field the form does not declare cannot move a guess to a fresh counter (posting a random
+ * `email` next to `username` used to do exactly that), and a declared field that is not a
+ * string (`username: ["victim"]` in JSON) is refused with a 400 before `authorize` sees it.
+ * A provider that declares no fields is counted on every conventional account field posted.
+ *
  * Both limits end in the same `RateLimited` 429 page with the same message, whether the
  * account exists or not: the limit counts attempts on the name typed, not on a user, so it
  * tells an attacker nothing about who has an account. Account names are hashed before they
  * become store keys, so a shared Redis holds no addresses.
  */
-import { RateLimited } from "../../errors.js"
+import { InvalidRequest } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/index.js"
 import type { RequestContext } from "../context.js"
-import { toBase64Url } from "../crypto/random.js"
+import { sha256Base64Url } from "../crypto/digest.js"
+import { foldIdentifier } from "../email/normalize-identifier.js"
 import { defaultClientIp } from "./client-ip.js"
-import { countAttempt } from "./count-attempt.js"
+import { enforceChecks } from "./count-attempt.js"
 import type { SignInRateLimitOptions } from "./options.js"
 import type { RateLimitRule, Store } from "./store.js"
 
@@ -37,71 +44,102 @@ export interface CredentialsRateLimitOptions extends SignInRateLimitOptions {
   /** Attempts per client IP. Default 50 per 15 minutes. */
   perIp?: RateLimitRule | false
   /**
-   * The account name of a submission. Default: the first non-empty of the `email`,
-   * `username`, `login` and `identifier` fields, trimmed and lower-cased.
+   * The account name of a submission. Default: the values of the provider's account fields
+   * (see {@link accountFields}), trimmed, NFKC and lower-cased as sign-in identifiers are.
    */
   account?: (credentials: Record<string, unknown>) => string | undefined
 }
 
+/** Fields that conventionally name an account, in the order they are preferred. */
 const ACCOUNT_FIELDS = ["email", "username", "login", "identifier"] as const
 
-export function defaultAccountName(credentials: Record<string, unknown>): string | undefined {
-  for (const field of ACCOUNT_FIELDS) {
-    const value = credentials[field]
-    if (typeof value === "string" && value.trim() !== "") return value.trim().toLowerCase()
-  }
-  return undefined
-}
-
-async function sha256(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))
-  return toBase64Url(new Uint8Array(digest))
+/**
+ * The fields whose values are counted per account. With declared fields: one, fixed per
+ * provider (the first of `email`, `username`, `login`, `identifier` it declares, else its first
+ * declared field that is not a password), so no submission can choose which field is counted.
+ * With none declared: every conventional account field, each value on its own counter, so
+ * adding a field only adds a counter and never escapes the one already counting.
+ */
+export function accountFields(provider: Pick<CredentialsConfig, "credentials">): readonly string[] {
+  const declared = Object.entries(provider.credentials ?? {})
+  if (declared.length === 0) return ACCOUNT_FIELDS
+  const named = ACCOUNT_FIELDS.find((field) => declared.some(([name]) => name === field))
+  const field = named ?? declared.find(([, input]) => input?.type !== "password")?.[0]
+  return field === undefined ? [] : [field]
 }
 
 /**
- * Counts this attempt; throws `RateLimited` when a limit (or, failing closed, the store)
- * refuses. Returns what to call after a successful sign-in: it clears the account's counter,
- * so the limit weighs on failures (a person signing in often never meets it) while every
- * attempt is still counted up front, atomically.
+ * Throws `InvalidRequest` (400) when a declared field (with none declared: a conventional
+ * account field) was posted as something other than a string: no sign-in form sends that, and
+ * it would escape the per-account key.
+ */
+export function assertStringFields(
+  provider: Pick<CredentialsConfig, "id" | "credentials">,
+  credentials: Record<string, unknown>,
+): void {
+  const declared = Object.keys(provider.credentials ?? {})
+  for (const name of declared.length > 0 ? declared : ACCOUNT_FIELDS) {
+    const value = credentials[name]
+    if (value === undefined || typeof value === "string") continue
+    throw new InvalidRequest(`Invalid request: the field "${name}" must be a string`, {
+      details: { provider: provider.id, field: name },
+    })
+  }
+}
+
+/** The account names of a submission, each folded as sign-in identifiers are; no duplicates. */
+function accountNames(provider: CredentialsConfig, credentials: Record<string, unknown>): string[] {
+  const custom = provider.rateLimit ? provider.rateLimit.account : undefined
+  const raw = custom
+    ? [custom(credentials)]
+    : accountFields(provider).map((field) => credentials[field])
+  const names = raw.filter((v): v is string => typeof v === "string").map(foldIdentifier)
+  return [...new Set(names.filter((name) => name !== ""))]
+}
+
+/**
+ * Checks the declared fields, counts this attempt; throws `InvalidRequest` or `RateLimited`
+ * (also when, failing closed, the store cannot count). Returns what to call after a successful
+ * sign-in: it clears the account's counter, so the limit weighs on failures (a person signing
+ * in often never meets it) while every attempt is still counted up front, atomically.
  */
 export async function enforceCredentialsLimits(
   ctx: RequestContext,
   provider: CredentialsConfig,
   credentials: Record<string, unknown>,
 ): Promise<() => Promise<void>> {
+  assertStringFields(provider, credentials)
   const options = provider.rateLimit
   if (options === false) return async () => {}
   const store = options?.store ?? ctx.config.store
   const ip = (options?.getClientIp ?? defaultClientIp)(ctx.request)
-  const account = (options?.account ?? defaultAccountName)(credentials)
-  const accountKey = account && `credentials:account:${await sha256(account)}`
-  const checks: [scope: "ip" | "account", key: string | undefined, rule: RateLimitRule | false][] =
+  const accountKeys = await Promise.all(
+    accountNames(provider, credentials).map(
+      async (name) => `credentials:account:${await sha256Base64Url(name)}`,
+    ),
+  )
+  const perAccount = options?.perAccount ?? DEFAULT_CREDENTIALS_PER_ACCOUNT
+  await enforceChecks(
+    ctx.logger,
+    store,
     [
-      ["ip", ip && `credentials:ip:${ip}`, options?.perIp ?? DEFAULT_CREDENTIALS_PER_IP],
-      ["account", accountKey, options?.perAccount ?? DEFAULT_CREDENTIALS_PER_ACCOUNT],
-    ]
-  for (const [scope, key, rule] of checks) {
-    if (!key) continue
-    const verdict = await countAttempt(store, key, rule, options?.failOpen)
-    if (verdict.unavailable) ctx.logger.error(verdict.unavailable)
-    if (!verdict.allowed) {
-      throw new RateLimited("Too many sign-in attempts", {
-        details: {
-          provider: provider.id,
-          scope,
-          retryAfterSeconds: verdict.retryAfterSeconds,
-          ...(verdict.unavailable ? { reason: "store-unavailable" } : {}),
-        },
-      })
-    }
-  }
+      {
+        scope: "ip",
+        key: ip && `credentials:ip:${ip}`,
+        rule: options?.perIp ?? DEFAULT_CREDENTIALS_PER_IP,
+      },
+      ...accountKeys.map((key) => ({ scope: "account", key, rule: perAccount })),
+    ],
+    { failOpen: options?.failOpen, provider: provider.id, message: "Too many sign-in attempts" },
+  )
   return async () => {
-    if (!accountKey) return
-    try {
-      // A rate-limit-only store (just `hit`) cannot forget: the window ends it instead.
-      await (store as Partial<Store>).delete?.(accountKey)
-    } catch (cause) {
-      ctx.logger.error(cause instanceof Error ? cause : new Error(String(cause)))
+    for (const key of accountKeys) {
+      try {
+        // A rate-limit-only store (just `hit`) cannot forget: the window ends it instead.
+        await (store as Partial<Store>).delete?.(key)
+      } catch (cause) {
+        ctx.logger.error(cause instanceof Error ? cause : new Error(String(cause)))
+      }
     }
   }
 }

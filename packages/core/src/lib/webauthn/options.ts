@@ -6,19 +6,27 @@
  * - `authenticate`: discoverable credentials (the browser lists the user's passkeys), so an
  *   email is never needed and the answer never tells whether an email has passkeys. A signed-in
  *   user re-authenticating gets `allowCredentials` = their own credentials.
- * - `register`: for the signed-in user, or for a new user by `email` (an email that already
- *   has an account is refused: sign in first, then add a passkey).
- * - no `action` (Auth.js's choice): signed in → 400; else `register` for an email without an
- *   account, `authenticate` otherwise.
+ * - `register`: for the signed-in user, or for a new user by `email`. Whether the address
+ *   already has an account is decided by the callback, after a real ceremony (it refuses to
+ *   join an existing account: `lib/account/email-ownership.ts`).
+ * - no `action` (Auth.js's name for "let the server choose"): signed in → 400; else `register`
+ *   when an email is given, `authenticate` without one. Unlike Auth.js, the choice never
+ *   depends on whether the email has an account: the answer has the same status and shape
+ *   for known and unknown addresses, so the endpoint cannot be used to enumerate them.
+ *
+ * Every request counts against per-IP and per-address limits in the configured store
+ * (`lib/rate-limit/passkey-options-limits.ts`); over a limit the answer is a 429.
  */
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../adapters.js"
-import { EmailSignInError, InvalidRequest } from "../../errors.js"
+import { EmailSignInError, InvalidRequest, RateLimited } from "../../errors.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { currentUser } from "../actions/callback/handle-login.js"
 import { addCookies, type RequestContext } from "../context.js"
 import { normalizeIdentifier } from "../email/normalize-identifier.js"
 import { json, type Outcome } from "../http/outcome.js"
+import { errorBody } from "../http/public-error.js"
+import { enforcePasskeyOptionsLimits } from "../rate-limit/passkey-options-limits.js"
 import { type CeremonyAction, type RegisteringUser, sealChallenge } from "./challenge-cookie.js"
 import { fromStoredCredentialId, toTransports } from "./credential-id.js"
 import { requireWebAuthnProvider } from "./provider.js"
@@ -29,7 +37,9 @@ export async function webauthnOptionsAction(ctx: RequestContext): Promise<Outcom
   const requested = parseAction(ctx.parsed.query.action)
   const signedIn = await currentUser(ctx)
   const email = parseEmail(ctx.parsed.query.email)
-  const action = await chooseAction(ctx, requested, signedIn, email)
+  const limited = await rateLimited(ctx, provider, email)
+  if (limited) return limited
+  const action = chooseAction(requested, signedIn, email)
 
   if (action === "authenticate") {
     const options = await authenticationOptions(ctx, provider, signedIn)
@@ -65,12 +75,11 @@ function parseEmail(value: string | undefined): string | undefined {
   }
 }
 
-async function chooseAction(
-  ctx: RequestContext,
+function chooseAction(
   requested: CeremonyAction | undefined,
   signedIn: AdapterUser | null,
   email: string | undefined,
-): Promise<CeremonyAction> {
+): CeremonyAction {
   if (requested === "authenticate") return requested
   if (signedIn) {
     if (requested === "register") return requested
@@ -78,18 +87,30 @@ async function chooseAction(
       "Invalid request: a signed-in user must say action=register or action=authenticate",
     )
   }
-  if (requested === "register" && email === undefined) {
+  if (email !== undefined) return "register"
+  if (requested === "register") {
     throw new InvalidRequest(
       "Invalid request: registering a passkey needs an email, or sign in first",
     )
   }
-  if (email === undefined) return "authenticate"
-  const existing = await ctx.config.adapter!.getUserByEmail!(email)
-  if (!existing) return "register"
-  if (requested === undefined) return "authenticate"
-  throw new InvalidRequest(
-    "Invalid request: this email already has an account; sign in, then add a passkey to it",
-  )
+  return "authenticate"
+}
+
+/** The 429 answer when this request is over a limit, else `undefined` (the request counted). */
+async function rateLimited(
+  ctx: RequestContext,
+  provider: WebAuthnConfig,
+  email: string | undefined,
+): Promise<Outcome | undefined> {
+  try {
+    await enforcePasskeyOptionsLimits(ctx, provider.id, provider.rateLimit, email)
+    return undefined
+  } catch (error) {
+    if (!(error instanceof RateLimited)) throw error
+    ctx.logger.error(error)
+    const retry = error.details?.retryAfterSeconds
+    return json(errorBody(error), 429, { "Retry-After": String(retry ?? 60) })
+  }
 }
 
 async function authenticationOptions(

@@ -12,6 +12,19 @@ import type { AuthConfig } from "../../../src/types.js"
 import type { Browser } from "./browser.js"
 import { APP_ORIGIN, type OidcHarness, startOidcServer } from "./oidc-server.js"
 
+/** The OIDC provider "oidc", registered at the harness's OpenID Provider as its main client. */
+export function oidcProvider(op: OidcHarness, provider: Partial<OIDCUserConfig> = {}) {
+  return OAuth({
+    type: "oidc",
+    id: "oidc",
+    name: "Test OP",
+    issuer: op.issuer,
+    clientId: op.clients.main.id,
+    clientSecret: op.clients.main.secret,
+    ...provider,
+  })
+}
+
 export function oidcAppConfig(
   op: OidcHarness,
   secret: string,
@@ -21,17 +34,7 @@ export function oidcAppConfig(
   return {
     secret,
     trustHost: true,
-    providers: [
-      OAuth({
-        type: "oidc",
-        id: "oidc",
-        name: "Test OP",
-        issuer: op.issuer,
-        clientId: op.clients.main.id,
-        clientSecret: op.clients.main.secret,
-        ...provider,
-      }),
-    ],
+    providers: [oidcProvider(op, provider)],
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
     ...overrides,
   }

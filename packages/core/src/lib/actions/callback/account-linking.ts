@@ -3,14 +3,17 @@
  * The core does the I/O (`getUserByAccount`, the signed-in user, `getUserByEmail`) and then
  * acts on the outcome (create, link, issue a session).
  *
- * Differences from Auth.js: email-based linking needs `allowDangerousEmailAccountLinking` AND
- * an email the provider reports as verified (ASVS 10.5.x: otherwise anyone who can register
+ * Differences from Auth.js: email-based linking needs `allowDangerousEmailAccountLinking`, an
+ * email the provider reports as verified AND a row whose own email was proved (ASVS 10.5.x: otherwise anyone who can register
  * `victim@example.com` at some provider takes over the victim's account).
  */
+import { isDate } from "../../../adapters.js"
 
 /** The minimum of a user the decision needs. */
 export interface LinkingUser {
   id: string
+  /** Set once the row's own email was proved (email link, a provider that vouches for it). */
+  emailVerified?: Date | null
 }
 
 export interface AccountLinkingInput<U extends LinkingUser = LinkingUser> {
@@ -57,5 +60,11 @@ export function decideAccountLinking<U extends LinkingUser>(
     return { kind: "error-not-linked", reason: "email-in-use" }
   }
   if (!input.emailVerified) return { kind: "error-not-linked", reason: "email-not-verified" }
+  // The row's own email must be proved too (Better Auth CVE-2026-53516): an unproven row may
+  // have been set up by anyone; only a proof from the row itself confirms it
+  // (lib/account/email-ownership.ts).
+  if (!isDate(userWithSameEmail.emailVerified)) {
+    return { kind: "error-not-linked", reason: "email-not-verified" }
+  }
   return { kind: "link-by-email", user: userWithSameEmail }
 }

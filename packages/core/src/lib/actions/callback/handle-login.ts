@@ -7,6 +7,7 @@ import type { AdapterAccount, AdapterUser } from "../../../adapters.js"
 import { AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import type { Account, User } from "../../../types.js"
+import { markVerified, proveEmail } from "../../account/email-ownership.js"
 import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
 import { accountRowOf, storeSignInTokens } from "../../refresh/sign-in.js"
@@ -97,13 +98,26 @@ async function resolveAccountLogin(
   const { events } = ctx.config
   const { logger } = ctx
 
+  // OAuth: the state check already refused a callback arriving in another browser session, so
+  // this is the session that started the flow (lib/oauth/checks.ts).
   const signedIn = await currentUser(ctx)
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const accountUser = await adapter.getUserByAccount!(key)
-  const email = attempt.user.email ?? undefined
+  const email = attempt.user.email || undefined
+  const emailVerified = attempt.emailVerified === true && email !== undefined
+  // A proof of the email is applied first (lib/account/email-ownership.ts): from the row
+  // itself it confirms the row's address; from elsewhere, an unproven row stays unjoinable
+  // (decideAccountLinking refuses it, even with allowDangerousEmailAccountLinking).
+  const proof = emailVerified ? await proveEmail(ctx, email, accountUser ?? signedIn) : undefined
   // The email lookup only matters for an unknown account and nobody signed in.
   const userWithSameEmail =
-    !accountUser && !signedIn && email ? await adapter.getUserByEmail!(email) : null
+    accountUser || signedIn || !email
+      ? null
+      : proof !== undefined
+        ? proof.kind === "none"
+          ? null
+          : proof.user
+        : await adapter.getUserByEmail!(email)
   const decision = decideAccountLinking({
     accountUser,
     signedInUser: signedIn,
@@ -111,7 +125,7 @@ async function resolveAccountLogin(
     allowDangerousEmailAccountLinking:
       (provider as { allowDangerousEmailAccountLinking?: boolean })
         .allowDangerousEmailAccountLinking === true,
-    emailVerified: attempt.emailVerified === true,
+    emailVerified,
   })
 
   const link = async (user: AdapterUser) => {
@@ -143,7 +157,8 @@ async function resolveAccountLogin(
     ...attempt.user,
     id: crypto.randomUUID(),
     email: email ?? "",
-    emailVerified: null,
+    // A provider that vouches for the email proves it.
+    emailVerified: emailVerified ? new Date() : null,
   } as AdapterUser)
   await emitEvent(events, logger, "createUser", { user: created })
   await link(created)
@@ -162,20 +177,32 @@ async function resolveEmailLogin(
   const adapter = ctx.config.adapter
   const email = attempt.user.email
   if (!adapter || !email) return asGiven(ctx, provider, attempt)
-  const { events } = ctx.config
-  const now = new Date()
-  const existing = await adapter.getUserByEmail!(email)
-  if (existing) {
-    const updated = await adapter.updateUser!({ id: existing.id, emailVerified: now })
-    await emitEvent(events, ctx.logger, "updateUser", { user: updated })
-    return { user: updated, account: attempt.account, isNewUser: false }
+  // The link proved the mailbox (lib/account/email-ownership.ts).
+  const proof = await proveEmail(ctx, email, await currentUser(ctx))
+  switch (proof.kind) {
+    case "unproven":
+      throw new AccountNotLinked(
+        "An account with this email exists but its address was never confirmed: sign in the way it was created, then confirm the address",
+        { details: { provider: provider.id, reason: "email-unproven" } },
+      )
+    case "verify-own":
+      return { user: proof.user, account: attempt.account, isNewUser: false }
+    case "owned":
+      // As Auth.js: every email sign-in refreshes `emailVerified`.
+      return {
+        user: await markVerified(ctx, proof.user),
+        account: attempt.account,
+        isNewUser: false,
+      }
+    case "none":
+      break
   }
+  // Built from the address alone (`attempt.user` is the verifier's placeholder).
   const created = await adapter.createUser!({
-    ...attempt.user,
-    id: attempt.user.id ?? crypto.randomUUID(),
+    id: crypto.randomUUID(),
     email,
-    emailVerified: now,
+    emailVerified: new Date(),
   } as AdapterUser)
-  await emitEvent(events, ctx.logger, "createUser", { user: created })
+  await emitEvent(ctx.config.events, ctx.logger, "createUser", { user: created })
   return { user: created, account: attempt.account, isNewUser: true }
 }

@@ -1,0 +1,70 @@
+/**
+ * Limits on `GET /webauthn-options` (issue 23): per client IP (every request) and per address
+ * (requests that name an email), through the configured store so every instance counts
+ * together. The options endpoint mints a challenge and, for registration, names an address: a
+ * client hammering it is either probing addresses or filling the store, and both are cut off.
+ *
+ * The refusal is the same 429 whatever the address, known or not: it depends only on the
+ * caller's own request count. Addresses are hashed before they become store keys.
+ */
+import type { RequestContext } from "../context.js"
+import { sha256Base64Url } from "../crypto/digest.js"
+import { defaultClientIp } from "./client-ip.js"
+import { enforceChecks } from "./count-attempt.js"
+import { mailboxOf } from "./email-limits.js"
+import type { SignInRateLimitOptions } from "./options.js"
+import type { RateLimitRule } from "./store.js"
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000
+
+/**
+ * 100 options requests per client IP per 15 minutes: the sign-in page asks once per view
+ * (conditional UI), so a person never meets it, an office behind one NAT rarely.
+ */
+export const DEFAULT_PASSKEY_OPTIONS_PER_IP: Readonly<RateLimitRule> = Object.freeze({
+  limit: 100,
+  windowMs: FIFTEEN_MINUTES,
+})
+
+/** 10 options requests naming one address per 15 minutes. */
+export const DEFAULT_PASSKEY_OPTIONS_PER_ADDRESS: Readonly<RateLimitRule> = Object.freeze({
+  limit: 10,
+  windowMs: FIFTEEN_MINUTES,
+})
+
+export interface PasskeyOptionsRateLimitOptions extends SignInRateLimitOptions {
+  /** Options requests per client IP. Default 100 per 15 minutes. */
+  perIp?: RateLimitRule | false
+  /** Options requests naming one address (its mailbox). Default 10 per 15 minutes. */
+  perAddress?: RateLimitRule | false
+}
+
+/** Counts this options request; throws `RateLimited` when a limit (or the store) refuses. */
+export async function enforcePasskeyOptionsLimits(
+  ctx: RequestContext,
+  providerId: string,
+  options: PasskeyOptionsRateLimitOptions | false | undefined,
+  email: string | undefined,
+): Promise<void> {
+  if (options === false) return
+  const store = options?.store ?? ctx.config.store
+  const ip = (options?.getClientIp ?? defaultClientIp)(ctx.request)
+  const address = email === undefined ? undefined : await sha256Base64Url(mailboxOf(email))
+  await enforceChecks(
+    ctx.logger,
+    store,
+    [
+      {
+        scope: "ip",
+        key: ip && `passkey-options:ip:${ip}`,
+        rule: options?.perIp ?? DEFAULT_PASSKEY_OPTIONS_PER_IP,
+      },
+      {
+        scope: "address",
+        key: address && `passkey-options:address:${address}`,
+        rule: options?.perAddress ?? DEFAULT_PASSKEY_OPTIONS_PER_ADDRESS,
+      },
+    ],
+    { failOpen: options?.failOpen, provider: providerId, message: "Too many passkey requests" },
+  )
+}
