@@ -50,7 +50,8 @@ const MISSING_VITE_PLUGIN =
   "the client build (dist/build) contains your auth config and everything it imports (adapter, " +
   "database driver, authorize() code). Add this line to vite.config.ts (or run `npx latchkey " +
   'vite`):\n  import { latchkey } from "@latchkey/qwik/vite"\nand put latchkey() first in ' +
-  "`plugins: [...]`, or call routeAuth$ instead of QwikAuth$."
+  "`plugins: [...]`, or call routeAuth$ instead of QwikAuth$ (the only fix on Qwik 2: " +
+  "@latchkey/qwik2 has no Vite plugin)."
 
 let warnedMissingPlugin = false
 
