@@ -6,6 +6,7 @@ import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/web
 import type { AuthConfig } from "@latchkey/core"
 import { Auth } from "@latchkey/core"
 import Passkey from "@latchkey/core/providers/passkey"
+import { MemoryStore } from "@latchkey/core/store"
 import { afterEach, describe, expect, it } from "vitest"
 import { migrate, PostgresAdapter } from "../src/index.js"
 import { backends, type TestDatabase } from "./helpers.js"
@@ -30,6 +31,9 @@ for (const backend of backends) {
           trustHost: true,
           session: { strategy },
           experimental: { enableWebAuthn: true },
+          // A store per test: the passkey options limit (10 per address) must not carry over
+          // from the other backends' runs of the same addresses.
+          store: new MemoryStore(),
           logger: { error: () => {}, warn: () => {} },
         }
         return { db, client: () => new PasskeyClient({ Auth, config, origin: ORIGIN }) }
