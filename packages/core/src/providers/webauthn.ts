@@ -44,8 +44,14 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn"
   relayingParty?: RelyingPartyOptions
   /**
-   * Whether the authenticator must verify the user (PIN, biometrics). `"required"` also makes
-   * the server refuse responses without the UV flag. Default `"preferred"`.
+   * Whether the authenticator must verify the user (PIN, biometrics). Default `"required"`, as
+   * Auth.js's passkey provider: the browser asks for the PIN or biometric, and the server refuses
+   * any registration or assertion without the UV flag, so a stolen or borrowed security key
+   * without its PIN opens nothing.
+   *
+   * `"preferred"` (or `"discouraged"`) asks for verification but accepts a response without it:
+   * possession of the authenticator alone then signs in (a single factor, like a password-free
+   * key). Choose it only for authenticators that cannot verify users and where that is accepted.
    */
   userVerification: UserVerification
   /** How long, in ms, the browser lets the user complete a ceremony. Default 5 minutes. */
@@ -78,7 +84,7 @@ export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfi
   return {
     id: "webauthn",
     name: "WebAuthn",
-    userVerification: "preferred",
+    userVerification: "required",
     timeout: DEFAULT_WEBAUTHN_TIMEOUT,
     enableConditionalUI: true,
     // Not required: signing in with a passkey needs no email (discoverable credentials); only

@@ -66,12 +66,12 @@ describe("passkey configuration", () => {
     )
   })
 
-  it("provider defaults: passkey and webauthn ids, user verification preferred, 5-minute timeout", () => {
+  it("provider defaults: passkey and webauthn ids, user verification required, 5-minute timeout", () => {
     expect(Passkey()).toMatchObject({ id: "passkey", name: "Passkey", type: "webauthn" })
     expect(WebAuthn()).toMatchObject({
       id: "webauthn",
       type: "webauthn",
-      userVerification: "preferred",
+      userVerification: "required",
       timeout: 300_000,
       enableConditionalUI: true,
     })

@@ -414,13 +414,39 @@ describe("passkey bad input: typed error, nothing stored", () => {
     expect(await browser.session()).toBeNull()
   })
 
-  it("userVerification required: a response without the UV flag is refused", async () => {
-    const s = setup("jwt", { providers: [Passkey({ userVerification: "required" })] })
-    const key = softwareAuthenticator()
+  it("user verification is required by default: options ask for it, UV=false is refused", async () => {
+    const s = await registered()
     const browser = s.client()
-    const res = await browser.register(key, { email: "ann@example.com" }, { userVerified: false })
-    expect(errorOf(res.url)).toBe("WebAuthnVerificationError")
-    expect(await s.adapter.getUserByEmail!("ann@example.com")).toBeNull()
+    const options = await browser.options({ action: "authenticate" })
+    expect(options.body.options.userVerification).toBe("required")
+    const res = await browser.authenticate(s.key, { userVerified: false })
+    await expectRefused(s, res, "verify", browser)
+    expect(lastError(s.rec).message).toMatch(/user could not be verified/i)
+
+    const fresh = setup("jwt")
+    const signup = await fresh.client().register(
+      softwareAuthenticator(),
+      { email: "bo@example.com" },
+      {
+        userVerified: false,
+      },
+    )
+    expect(errorOf(signup.url)).toBe("WebAuthnVerificationError")
+    expect(await fresh.adapter.getUserByEmail!("bo@example.com")).toBeNull()
+  })
+
+  it('userVerification "preferred": a response without the UV flag is accepted', async () => {
+    const s = setup("jwt", { providers: [Passkey({ userVerification: "preferred" })] })
+    const key = softwareAuthenticator()
+    const signup = s.client()
+    await signup.register(key, { email: "ann@example.com" }, { userVerified: false })
+    expect((await signup.session())?.user?.email).toBe("ann@example.com")
+    const browser = s.client()
+    const options = await browser.options({ action: "authenticate" })
+    expect(options.body.options.userVerification).toBe("preferred")
+    const res = await browser.authenticate(key, { userVerified: false })
+    expect(errorOf(res.url)).toBeNull()
+    expect((await browser.session())?.user?.email).toBe("ann@example.com")
   })
 
   it("no log line carries the challenge or the challenge cookie", async () => {

@@ -11,7 +11,7 @@ export function requireWebAuthnProvider(ctx: RequestContext): WebAuthnConfig {
   }
   return {
     ...provider,
-    userVerification: provider.userVerification ?? "preferred",
+    userVerification: provider.userVerification ?? "required",
     timeout: provider.timeout ?? DEFAULT_WEBAUTHN_TIMEOUT,
   }
 }
