@@ -87,7 +87,7 @@ export async function requestEmailSignIn(
 
   // Before any database work: this is the limit an automated client runs into.
   const ipVerdict = await hitIpLimit(rateLimit, params.ip, params.store)
-  if (ipVerdict.unavailable) logger?.error(ipVerdict.unavailable)
+  if (ipVerdict.allowed && ipVerdict.unavailable) logger?.error(ipVerdict.unavailable)
   if (!ipVerdict.allowed) {
     throw new RateLimited("Too many sign-in mails requested from this client", {
       details: {
@@ -113,7 +113,8 @@ export async function requestEmailSignIn(
   if (typeof decision === "string") return { kind: "redirect", url: decision }
 
   const addressVerdict = await hitAddressLimit(rateLimit, identifier, params.store)
-  if (addressVerdict.unavailable) logger?.error(addressVerdict.unavailable)
+  if (addressVerdict.allowed && addressVerdict.unavailable)
+    logger?.error(addressVerdict.unavailable)
   if (!addressVerdict.allowed) {
     logger?.debug("email_send_rate_limited", { provider: provider.id, scope: "address" })
     return { kind: "verify-request", identifier, status: "address-rate-limited" }

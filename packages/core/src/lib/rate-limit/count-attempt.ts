@@ -9,9 +9,10 @@ import { RateLimited, StoreError } from "../../errors.js"
 import type { Logger } from "../logger.js"
 import type { RateLimitRule, RateLimitStore } from "./store.js"
 
+/** `unavailable`: the store failed and the limit failed open (failing closed throws instead). */
 export type AttemptVerdict =
   | { allowed: true; unavailable?: StoreError }
-  | { allowed: false; retryAfterSeconds: number; unavailable?: StoreError }
+  | { allowed: false; retryAfterSeconds: number }
 
 /** A failure of a store that throws plain errors, named by its class and the operation. */
 function storeFailure(store: RateLimitStore, cause: unknown): StoreError {
@@ -67,14 +68,13 @@ export async function enforceChecks(
   for (const { scope, key, rule } of checks) {
     if (!key) continue
     const verdict = await countAttempt(store, key, rule, options.failOpen)
-    if (verdict.unavailable) logger.error(verdict.unavailable)
+    if (verdict.allowed && verdict.unavailable) logger.error(verdict.unavailable)
     if (!verdict.allowed) {
       throw new RateLimited(options.message, {
         details: {
           provider: options.provider,
           scope,
           retryAfterSeconds: verdict.retryAfterSeconds,
-          ...(verdict.unavailable ? { reason: "store-unavailable" } : {}),
         },
       })
     }

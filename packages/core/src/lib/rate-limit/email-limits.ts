@@ -41,7 +41,6 @@ export type EmailRateLimitVerdict =
       allowed: false
       scope: "ip" | "address"
       retryAfterSeconds: number
-      unavailable?: StoreError
     }
 
 async function hitLimit(

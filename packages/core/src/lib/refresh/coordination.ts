@@ -16,7 +16,7 @@
  * one process only.
  */
 
-import { toBase64Url } from "../crypto/random.js"
+import { sha256Base64Url } from "../crypto/digest.js"
 import type { Store } from "../rate-limit/store.js"
 import { openToken, sealToken } from "./at-rest.js"
 import type { ProviderTokens } from "./tokens.js"
@@ -28,14 +28,9 @@ const LOCK_PREFIX = "latchkey:refresh-lock:"
 const GRACE_PREFIX = "latchkey:refresh-grace:"
 /** How often an instance waiting on another one's lock looks for its outcome. */
 const POLL_MS = 50
-const encoder = new TextEncoder()
 
-export async function flightKey(providerId: string, refreshToken: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    encoder.encode(`${providerId}\u0000${refreshToken}`),
-  )
-  return toBase64Url(new Uint8Array(digest))
+export function flightKey(providerId: string, refreshToken: string): Promise<string> {
+  return sha256Base64Url(`${providerId}\u0000${refreshToken}`)
 }
 
 const flights = new Map<string, Promise<unknown>>()
