@@ -33,7 +33,7 @@ import type { RequestContext } from "../context.js"
 import { emitEvent } from "../events.js"
 
 /** Whether the row's email was proved (by an email link or a provider that vouches for it). */
-export function isEmailProven(user: Pick<AdapterUser, "emailVerified">): boolean {
+export function isEmailProven(user: { readonly emailVerified?: Date | null }): boolean {
   return isDate(user.emailVerified)
 }
 

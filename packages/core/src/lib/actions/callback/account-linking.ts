@@ -7,7 +7,7 @@
  * email the provider reports as verified AND a row whose own email was proved (ASVS 10.5.x: otherwise anyone who can register
  * `victim@example.com` at some provider takes over the victim's account).
  */
-import { isDate } from "../../../adapters.js"
+import { isEmailProven } from "../../account/email-ownership.js"
 
 /** The minimum of a user the decision needs. */
 export interface LinkingUser {
@@ -63,7 +63,7 @@ export function decideAccountLinking<U extends LinkingUser>(
   // The row's own email must be proved too (Better Auth CVE-2026-53516): an unproven row may
   // have been set up by anyone; only a proof from the row itself confirms it
   // (lib/account/email-ownership.ts).
-  if (!isDate(userWithSameEmail.emailVerified)) {
+  if (!isEmailProven(userWithSameEmail)) {
     return { kind: "error-not-linked", reason: "email-not-verified" }
   }
   return { kind: "link-by-email", user: userWithSameEmail }

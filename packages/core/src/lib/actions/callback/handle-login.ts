@@ -7,7 +7,7 @@ import type { AdapterAccount, AdapterUser } from "../../../adapters.js"
 import { AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import type { Account, User } from "../../../types.js"
-import { markVerified, proveEmail } from "../../account/email-ownership.js"
+import { markVerified, type OwnershipOutcome, proveEmail } from "../../account/email-ownership.js"
 import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
 import { accountRowOf, storeSignInTokens } from "../../refresh/sign-in.js"
@@ -111,13 +111,7 @@ async function resolveAccountLogin(
   const proof = emailVerified ? await proveEmail(ctx, email, accountUser ?? signedIn) : undefined
   // The email lookup only matters for an unknown account and nobody signed in.
   const userWithSameEmail =
-    accountUser || signedIn || !email
-      ? null
-      : proof !== undefined
-        ? proof.kind === "none"
-          ? null
-          : proof.user
-        : await adapter.getUserByEmail!(email)
+    accountUser || signedIn || !email ? null : await rowWithEmail(ctx, email, proof)
   const decision = decideAccountLinking({
     accountUser,
     signedInUser: signedIn,
@@ -163,6 +157,16 @@ async function resolveAccountLogin(
   await emitEvent(events, logger, "createUser", { user: created })
   await link(created)
   return { user: created, account, isNewUser: true }
+}
+
+/** The row with `email`: the one the proof already looked up, else a lookup of its own. */
+async function rowWithEmail(
+  ctx: RequestContext,
+  email: string,
+  proof: OwnershipOutcome | undefined,
+): Promise<AdapterUser | null> {
+  if (proof) return proof.kind === "none" ? null : proof.user
+  return ctx.config.adapter!.getUserByEmail!(email)
 }
 
 /**
