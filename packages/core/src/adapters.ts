@@ -5,7 +5,8 @@
  *
  * @module @latchkey/core/adapters
  */
-import type { Account, Awaitable, User } from "./types.js"
+import type { Awaitable } from "./lib/types/awaitable.js"
+import type { Account, User } from "./lib/types/records.js"
 
 /** A user as stored: `id` and `email` always present, `emailVerified` set by email sign-in. */
 export interface AdapterUser extends User {

@@ -6,7 +6,7 @@
  * @module @latchkey/core/jwt
  */
 import { MissingSecret } from "./errors.js"
-import { readProcessEnv } from "./lib/config/env.js"
+import { readProcessEnv } from "./lib/config/process-env.js"
 import { decodeToken, type EncodeInput, encodeToken } from "./lib/token/codec.js"
 import {
   decodeFirstCandidate,

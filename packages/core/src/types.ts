@@ -10,125 +10,26 @@ import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { AuthError } from "./errors.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Store } from "./lib/rate-limit/store.js"
-import type { Provider, ProviderType } from "./providers/index.js"
+import type { Awaitable } from "./lib/types/awaitable.js"
+import type { PartialCookiesOptions } from "./lib/types/cookies.js"
+import type { PagesOptions, Theme } from "./lib/types/pages.js"
+import type { Account, DefaultSession, Profile, Session, User } from "./lib/types/records.js"
+import type { WarningCode } from "./lib/warnings.js"
+import type { Provider } from "./providers/index.js"
 
-export type Awaitable<T> = T | PromiseLike<T>
-
-/** A user as the app sees it. Providers' `profile()` returns this shape. */
-export interface User {
-  id?: string
-  name?: string | null
-  email?: string | null
-  image?: string | null
-}
-
-/** The session object the `session` callback builds and `GET /auth/session` returns. */
-export interface DefaultSession {
-  user?: User
-  /** ISO 8601 date at which the session expires. */
-  expires: string
-  /**
-   * Set when a provider refused to refresh this user's access token (see the provider's
-   * `refresh` option): the user must sign in with that provider again.
-   */
-  error?: "RefreshTokenError"
-}
-
-/** What the client sees of the session. Augment it to add fields. */
-export interface Session extends DefaultSession {}
-
-/** Tokens and ids a provider returned for an account, as stored by an adapter. */
-export interface Account {
-  provider: string
-  providerAccountId: string
-  type: ProviderType
-  userId?: string
-  access_token?: string
-  token_type?: string
-  id_token?: string
-  refresh_token?: string
-  scope?: string
-  /** Seconds since the epoch at which `access_token` expires. */
-  expires_at?: number
-  session_state?: string
-  [key: string]: unknown
-}
-
-/** The raw profile an OAuth/OIDC provider returned (ID-token claims or userinfo JSON). */
-export interface Profile {
-  sub?: string | null
-  name?: string | null
-  given_name?: string | null
-  family_name?: string | null
-  email?: string | null
-  email_verified?: boolean | null
-  picture?: unknown
-  [claim: string]: unknown
-}
-
-/** Built-in page theme. */
-export interface Theme {
-  colorScheme?: "auto" | "dark" | "light"
-  logo?: string
-  brandColor?: string
-  buttonText?: string
-}
-
-/** Paths of the app's own pages that replace the built-in ones. */
-export interface PagesOptions {
-  signIn?: string
-  signOut?: string
-  error?: string
-  verifyRequest?: string
-  /** Where a user goes after their first sign-in (no built-in page). */
-  newUser?: string
-}
-
-/** Options of one cookie, as written in `Set-Cookie`. */
-export interface CookieOption {
-  name: string
-  options: {
-    httpOnly?: boolean
-    sameSite?: "lax" | "strict" | "none"
-    path?: string
-    secure?: boolean
-    domain?: string
-    maxAge?: number
-    expires?: Date
-    partitioned?: boolean
-    priority?: "low" | "medium" | "high"
-  }
-}
-
-/**
- * One cookie to send: what `getSession` returns for a framework binding to set, and what
- * `Auth()` serializes into one `Set-Cookie` header each. A deletion has `value: ""` and
- * `maxAge: 0`.
- */
-export interface ResponseCookie {
-  name: string
-  value: string
-  options: CookieOption["options"]
-}
-
-/** The cookies Latchkey writes. */
-export interface CookiesOptions {
-  sessionToken: CookieOption
-  callbackUrl: CookieOption
-  csrfToken: CookieOption
-  pkceCodeVerifier: CookieOption
-  state: CookieOption
-  nonce: CookieOption
-  webauthnChallenge: CookieOption
-}
-
-/** Partial cookie overrides: each field merges over the default. */
-export type PartialCookiesOptions = {
-  [K in keyof CookiesOptions]?: {
-    name?: string
-    options?: Partial<CookieOption["options"]>
-  }
-}
+// The records and shapes below the configuration live in modules that import nothing above
+// them (lib/types/*, lib/warnings.ts), so adapters, providers and errors can use them without
+// importing this module back; their public names are re-exported here as before.
+export type { Awaitable } from "./lib/types/awaitable.js"
+export type {
+  CookieOption,
+  CookiesOptions,
+  PartialCookiesOptions,
+  ResponseCookie,
+} from "./lib/types/cookies.js"
+export type { PagesOptions, Theme } from "./lib/types/pages.js"
+export type { Account, DefaultSession, Profile, Session, User } from "./lib/types/records.js"
+export type { WarningCode } from "./lib/warnings.js"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -219,28 +120,6 @@ export interface EventCallbacks {
     error: AuthError
   }) => Awaitable<void>
 }
-
-/**
- * Codes passed to `logger.warn`. Stable: match on them. Each is logged once per process per
- * distinct detail (later repeats go to `debug`); the second argument is a sentence saying what
- * happened and what to do. The texts live in `lib/warnings.ts`; the README lists them all.
- */
-export type WarningCode =
-  | "debug-enabled"
-  | "csrf-disabled"
-  | "experimental-webauthn"
-  | "session-unreadable"
-  | "session-revoked"
-  | "secret-weak"
-  | "env-url-basepath-redundant"
-  /** A provider lacks what it needs to sign anyone in (the detail names the setting). */
-  | "provider-unusable"
-  /** An OAuth state, PKCE or nonce check failed (the detail names the check). */
-  | "check-failed"
-  /** A credentials sign-in was refused (the detail names the provider and the code). */
-  | "credentials-refused"
-  /** A request came to another origin than `AUTH_URL`'s (the detail names both). */
-  | "host-mismatch"
 
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
 export interface LoggerInstance {

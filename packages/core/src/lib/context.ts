@@ -2,13 +2,14 @@
  * Everything an action needs about one request, built once by `Auth()`. `outCookies`
  * collects cookies as the flow computes them, so an error response still carries them.
  */
-import type { CookiesOptions, ResponseCookie } from "../types.js"
+
 import type { ResolvedConfig } from "./config/resolve.js"
 import { putCookies } from "./cookies/serialize.js"
 import type { AuthAction } from "./http/actions.js"
 import type { ParsedRequest } from "./http/parse-request.js"
 import type { Logger } from "./logger.js"
 import type { HostMismatch } from "./origin.js"
+import type { CookiesOptions, ResponseCookie } from "./types/cookies.js"
 
 export interface RequestContext {
   readonly config: ResolvedConfig

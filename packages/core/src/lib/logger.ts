@@ -10,7 +10,8 @@
  * needs every one of those (ASVS 16.3.1/16.3.3), so they are logged each time.
  */
 import { AuthError } from "../errors.js"
-import type { AuthConfig, LoggerInstance, WarningCode } from "../types.js"
+import type { AuthConfig, LoggerInstance } from "../types.js"
+import type { WarningCode } from "./warnings.js"
 import { warningText } from "./warnings.js"
 
 export interface Logger {

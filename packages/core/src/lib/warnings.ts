@@ -2,7 +2,27 @@
  * What each warning code means and what to do about it: the sentence every `warn` line carries.
  * The README's list of codes is checked against this table by a test.
  */
-import type { WarningCode } from "../types.js"
+/**
+ * Codes passed to `logger.warn`. Stable: match on them. Each is logged once per process per
+ * distinct detail (later repeats go to `debug`); the second argument is a sentence saying what
+ * happened and what to do. The texts are in `WARNING_TEXT` below; the README lists them all.
+ */
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "experimental-webauthn"
+  | "session-unreadable"
+  | "session-revoked"
+  | "secret-weak"
+  | "env-url-basepath-redundant"
+  /** A provider lacks what it needs to sign anyone in (the detail names the setting). */
+  | "provider-unusable"
+  /** An OAuth state, PKCE or nonce check failed (the detail names the check). */
+  | "check-failed"
+  /** A credentials sign-in was refused (the detail names the provider and the code). */
+  | "credentials-refused"
+  /** A request came to another origin than `AUTH_URL`'s (the detail names both). */
+  | "host-mismatch"
 
 export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze({
   "debug-enabled":

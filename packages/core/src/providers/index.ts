@@ -5,33 +5,18 @@
  *
  * @module @latchkey/core/providers
  */
-import type { CredentialsRateLimitOptions } from "../lib/rate-limit/credentials-limits.js"
-import type { Awaitable, User } from "../types.js"
+import type { CredentialsRateLimitOptions } from "../lib/rate-limit/options.js"
+import type { Awaitable } from "../lib/types/awaitable.js"
+import type { CommonProviderOptions, CredentialInput } from "../lib/types/provider.js"
+import type { User } from "../lib/types/records.js"
 
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
-
-/** What every provider has. */
-export interface CommonProviderOptions {
-  /** Appears in the URLs: `/auth/signin/<id>`, `/auth/callback/<id>`. Unique per config. */
-  id: string
-  /** Shown on the built-in sign-in page. */
-  name: string
-  type: ProviderType
-  /**
-   * Auth.js factories keep the user's options here and merge them over the defaults later;
-   * Latchkey merges them (shallowly) once, when the configuration is resolved.
-   */
-  options?: Record<string, unknown>
-}
-
-/** One input of a credentials form: `label` and any `<input>` attribute (`type`, `placeholder`, …). */
-export interface CredentialInput {
-  label?: string
-  type?: string
-  value?: string
-  placeholder?: string
-  [attribute: string]: unknown
-}
+// The kinds below extend these; they live under lib/types so the kinds need not import this
+// module (which imports them for the union).
+export type {
+  CommonProviderOptions,
+  CredentialInput,
+  ProviderType,
+} from "../lib/types/provider.js"
 
 /**
  * Sign-in with whatever the app checks itself (username/password, a one-time code, …).

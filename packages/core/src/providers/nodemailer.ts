@@ -7,9 +7,13 @@
  * @module @latchkey/core/providers/nodemailer
  */
 import { EmailSignInError, InvalidParameter } from "../errors.js"
+import type {
+  EmailConfig,
+  EmailUserConfig,
+  SendVerificationRequestParams,
+} from "../lib/email/config.js"
 import { signInMessage } from "../lib/email/message.js"
 import { DEFAULT_EMAIL_MAX_AGE } from "../lib/email/verification-token.js"
-import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email.js"
 
 export type NodemailerUserConfig = EmailUserConfig
 

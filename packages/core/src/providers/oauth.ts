@@ -8,8 +8,9 @@
  *
  * @module @latchkey/core/providers/oauth
  */
-import type { Account, Awaitable, Profile, User } from "../types.js"
-import type { CommonProviderOptions } from "./index.js"
+import type { Awaitable } from "../lib/types/awaitable.js"
+import type { CommonProviderOptions } from "../lib/types/provider.js"
+import type { Account, Profile, User } from "../lib/types/records.js"
 
 /** The checks a provider may ask for. `"none"` is accepted for Auth.js configs and ignored. */
 export type OAuthCheck = "pkce" | "state" | "nonce" | "none"

@@ -4,7 +4,7 @@
  * otherwise the built-in page is rendered.
  */
 import { resolveCallbackUrl } from "../callback-url.js"
-import { readProcessEnv } from "../config/env.js"
+import { readProcessEnv } from "../config/process-env.js"
 import { actionUrl, pageUrl, type RequestContext } from "../context.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
 import type { Outcome } from "../http/outcome.js"

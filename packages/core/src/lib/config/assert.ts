@@ -15,8 +15,9 @@ import {
   MissingSecret,
 } from "../../errors.js"
 import type { ProviderConfig } from "../../providers/index.js"
-import type { AuthConfig, WarningCode } from "../../types.js"
+import type { AuthConfig } from "../../types.js"
 import { missingClientCredentials } from "../oauth/provider.js"
+import type { WarningCode } from "../warnings.js"
 import { type EnvObject, envKey } from "./env.js"
 
 /** 256 bits: the floor for secrets that key the session encryption (ASVS 11.2.3). */

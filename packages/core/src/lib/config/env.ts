@@ -8,8 +8,11 @@
  */
 import type { ProviderConfig } from "../../providers/index.js"
 import type { AuthConfig } from "../../types.js"
+import type { EnvObject } from "./process-env.js"
 
-export type EnvObject = Record<string, string | undefined>
+// Public here (`@latchkey/core/env`); defined below the configuration types so that the token
+// module (`jwt.ts`, which the configuration types name) can read the environment too.
+export { type EnvObject, readProcessEnv } from "./process-env.js"
 
 /**
  * A boolean environment value, strictly: `true`/`1`/`yes`/`on` and `false`/`0`/`no`/`off`/``
@@ -22,11 +25,6 @@ export function parseBooleanEnv(value: string | undefined): boolean | undefined 
   if (v === "true" || v === "1" || v === "yes" || v === "on") return true
   if (v === "false" || v === "0" || v === "no" || v === "off" || v === "") return false
   return undefined
-}
-
-/** The process environment when there is one (Node, Bun, Deno's compat), else `{}`. */
-export function readProcessEnv(): EnvObject {
-  return (globalThis as { process?: { env?: EnvObject } }).process?.env ?? {}
 }
 
 /**

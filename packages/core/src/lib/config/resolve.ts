@@ -10,12 +10,9 @@ import type { ProviderConfig } from "../../providers/index.js"
 import type {
   AuthConfig,
   CallbacksOptions,
-  CookiesOptions,
   EventCallbacks,
-  PagesOptions,
   SessionRevocationMode,
   SessionStrategy,
-  Theme,
 } from "../../types.js"
 import { buildCookies } from "../cookies/defaults.js"
 import { generateSessionToken } from "../crypto/random.js"
@@ -24,8 +21,10 @@ import { createLogger, type Logger } from "../logger.js"
 import { defaultStore } from "../rate-limit/memory-store.js"
 import type { Store } from "../rate-limit/store.js"
 import { defaultRedirect } from "../redirect.js"
+import type { CookiesOptions } from "../types/cookies.js"
+import type { PagesOptions, Theme } from "../types/pages.js"
 import { assertConfig } from "./assert.js"
-import { readProcessEnv } from "./env.js"
+import { readProcessEnv } from "./process-env.js"
 
 export const DEFAULT_BASE_PATH = "/auth"
 

@@ -2,8 +2,9 @@
  * Cookie names and options: the Auth.js v5 defaults (so existing sessions survive the switch),
  * with the user's `cookies` overrides merged per field.
  */
-import type { CookieOption, CookiesOptions, PartialCookiesOptions } from "../../types.js"
+
 import { SESSION_COOKIE_NAME } from "../token/session-cookie-name.js"
+import type { CookieOption, CookiesOptions, PartialCookiesOptions } from "../types/cookies.js"
 
 const FIFTEEN_MINUTES = 15 * 60
 

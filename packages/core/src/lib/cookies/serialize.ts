@@ -1,6 +1,6 @@
 /** Cookies on the wire: the `cookie` package both ways, plus deletion entries. */
 import { parse, serialize } from "cookie"
-import type { CookieOption, ResponseCookie } from "../../types.js"
+import type { CookieOption, ResponseCookie } from "../types/cookies.js"
 
 /** The request's cookies (first occurrence of a name wins; values percent-decoded). */
 export function parseCookieHeader(header: string | null): Record<string, string | undefined> {

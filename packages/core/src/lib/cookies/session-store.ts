@@ -3,7 +3,7 @@
  * header would exceed 4096 bytes (the common limit of browsers, nginx and ingress buffers).
  * Sizes are measured on the serialized header, attributes included, not estimated.
  */
-import type { CookieOption, ResponseCookie } from "../../types.js"
+import type { CookieOption, ResponseCookie } from "../types/cookies.js"
 import { deletionCookie, serializeCookie } from "./serialize.js"
 
 /** Upper bound of one full header line: `Set-Cookie: <name>=<value>; <attributes>`. */

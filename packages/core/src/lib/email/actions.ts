@@ -4,7 +4,6 @@
  * `actions/callback/handlers.ts`. Everything else in `lib/email` is request-context free.
  */
 import { MethodNotAllowed } from "../../errors.js"
-import type { EmailConfig } from "../../providers/email.js"
 import type { ProviderConfig } from "../../providers/index.js"
 import { completeSignIn } from "../actions/callback/complete-sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
@@ -14,6 +13,7 @@ import { requireCsrf } from "../csrf/require.js"
 import { type Outcome, redirect } from "../http/outcome.js"
 import { defaultClientIp } from "../rate-limit/client-ip.js"
 import { toLocation } from "../redirect.js"
+import type { EmailConfig } from "./config.js"
 import { renderEmailConfirmation } from "./confirm.js"
 import { requestEmailSignIn } from "./request.js"
 import { verifyEmailSignIn } from "./verify.js"

@@ -5,9 +5,9 @@
  * (pain point 7: links pre-opened by mail scanners stay valid).
  */
 import { Verification } from "../../errors.js"
-import type { Theme } from "../../types.js"
 import { renderEmailConfirmPage } from "../pages/email-confirm.js"
 import type { PageResponse } from "../pages/layout.js"
+import type { Theme } from "../types/pages.js"
 import { MAX_EMAIL_LENGTH } from "./normalize-identifier.js"
 import { MAX_TOKEN_LENGTH } from "./verify.js"
 

@@ -3,8 +3,8 @@
  * is tested without a mail server and a custom sender can reuse them.
  */
 
-import type { Theme } from "../../types.js"
 import { escapeHtml, safeCssColour } from "../pages/escape.js"
+import type { Theme } from "../types/pages.js"
 
 export interface SignInMessage {
   subject: string

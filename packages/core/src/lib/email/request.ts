@@ -15,10 +15,12 @@ import {
   MissingAdapterMethods,
   RateLimited,
 } from "../../errors.js"
-import type { EmailConfig, EmailRateLimitOptions } from "../../providers/email.js"
-import type { Account, CallbacksOptions, Theme } from "../../types.js"
+import type { CallbacksOptions } from "../../types.js"
 import { hitAddressLimit, hitIpLimit } from "../rate-limit/email-limits.js"
 import type { RateLimitStore } from "../rate-limit/store.js"
+import type { Theme } from "../types/pages.js"
+import type { Account } from "../types/records.js"
+import type { EmailConfig, EmailRateLimitOptions } from "./config.js"
 import { normalizeIdentifier as defaultNormalizeIdentifier } from "./normalize-identifier.js"
 import { emailSecrets } from "./secrets.js"
 import { generateVerificationToken, hashVerificationToken } from "./verification-token.js"

@@ -1,5 +1,5 @@
 import { MissingSecret } from "../../errors.js"
-import type { EmailConfig } from "../../providers/email.js"
+import type { EmailConfig } from "./config.js"
 import { secretList } from "./verification-token.js"
 
 /** The secrets for `provider`'s tokens, newest first: its own `secret`, else the config's. */

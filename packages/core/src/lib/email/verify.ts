@@ -9,9 +9,9 @@
  */
 import type { Adapter, AdapterUser } from "../../adapters.js"
 import { MissingAdapterMethods, Verification } from "../../errors.js"
-import type { EmailConfig } from "../../providers/email.js"
-import type { Account } from "../../types.js"
 import type { Store } from "../rate-limit/store.js"
+import type { Account } from "../types/records.js"
+import type { EmailConfig } from "./config.js"
 import { MAX_EMAIL_LENGTH } from "./normalize-identifier.js"
 import { emailSecrets } from "./secrets.js"
 import { hashVerificationToken, storedTokenEquals } from "./verification-token.js"

@@ -3,9 +3,10 @@
  * (GET) or 303 (POST: the browser follows with GET), never 301; with `X-Auth-Return-Redirect`
  * a redirect is `200 { url }` JSON. Auth responses are never cacheable.
  */
-import type { ResponseCookie } from "../../types.js"
+
 import { serializeCookie } from "../cookies/serialize.js"
 import { toLocation } from "../redirect.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import type { Outcome } from "./outcome.js"
 
 export interface RespondInput {

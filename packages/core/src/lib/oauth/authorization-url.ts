@@ -6,7 +6,7 @@
  */
 import * as o from "oauth4webapi"
 import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
-import type { ResponseCookie } from "../../types.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import { createNonce, createPkce, createState } from "./checks.js"
 import type { OAuthFlowContext } from "./context.js"
 import { getAuthorizationServer } from "./discovery.js"

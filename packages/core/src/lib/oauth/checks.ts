@@ -8,11 +8,11 @@
  */
 import { InvalidCheck, OAuthSessionMismatch } from "../../errors.js"
 import { decode, encode } from "../../jwt.js"
-import type { CookieOption, ResponseCookie } from "../../types.js"
 import { deletionCookie } from "../cookies/serialize.js"
 import { randomBase64Url } from "../crypto/random.js"
 import { defaultStore } from "../rate-limit/memory-store.js"
 import type { Store } from "../rate-limit/store.js"
+import type { CookieOption, ResponseCookie } from "../types/cookies.js"
 import type { OAuthFlowContext } from "./context.js"
 
 export const CHECK_MAX_AGE = 15 * 60

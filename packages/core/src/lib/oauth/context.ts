@@ -2,8 +2,9 @@
  * What the OAuth flow needs from the core for one request. Deliberately small, so the flow can
  * be driven (and tested) without the rest of the handler.
  */
-import type { CookiesOptions } from "../../types.js"
+
 import type { Store } from "../rate-limit/store.js"
+import type { CookiesOptions } from "../types/cookies.js"
 
 export interface OAuthFlowContext {
   /** Every secret, the encrypting one first (the resolved config's `secret`). */

@@ -15,8 +15,9 @@ import {
   type TokenEndpointConfig,
   type UserinfoEndpointConfig,
 } from "../../providers/oauth.js"
-import type { Account, Awaitable, Profile, User } from "../../types.js"
 import { envKey } from "../config/env.js"
+import type { Awaitable } from "../types/awaitable.js"
+import type { Account, Profile, User } from "../types/records.js"
 import { assertAllowedUrl } from "./http.js"
 
 export type Check = "pkce" | "state" | "nonce"

@@ -21,7 +21,6 @@ import { sha256Base64Url } from "../crypto/digest.js"
 import { foldIdentifier } from "../email/normalize-identifier.js"
 import { defaultClientIp } from "./client-ip.js"
 import { enforceChecks } from "./count-attempt.js"
-import type { SignInRateLimitOptions } from "./options.js"
 import type { RateLimitRule, Store } from "./store.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -37,18 +36,6 @@ export const DEFAULT_CREDENTIALS_PER_IP: Readonly<RateLimitRule> = Object.freeze
   limit: 50,
   windowMs: FIFTEEN_MINUTES,
 })
-
-export interface CredentialsRateLimitOptions extends SignInRateLimitOptions {
-  /** Attempts per account name. Default 10 per 15 minutes; a successful sign-in resets it. */
-  perAccount?: RateLimitRule | false
-  /** Attempts per client IP. Default 50 per 15 minutes. */
-  perIp?: RateLimitRule | false
-  /**
-   * The account name of a submission. Default: the values of the provider's account fields
-   * (see {@link accountFields}), trimmed, NFKC and lower-cased as sign-in identifiers are.
-   */
-  account?: (credentials: Record<string, unknown>) => string | undefined
-}
 
 /** Fields that conventionally name an account, in the order they are preferred. */
 const ACCOUNT_FIELDS = ["email", "username", "login", "identifier"] as const

@@ -13,7 +13,7 @@
  */
 
 import type { StoreError } from "../../errors.js"
-import type { EmailRateLimitOptions } from "../../providers/email.js"
+import type { EmailRateLimitOptions } from "../email/config.js"
 import { countAttempt } from "./count-attempt.js"
 import { defaultStore } from "./memory-store.js"
 import type { RateLimitRule, RateLimitStore } from "./store.js"

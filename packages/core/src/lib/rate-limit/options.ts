@@ -1,5 +1,9 @@
-/** What every sign-in rate limit (email, credentials) can be told. */
-import type { RateLimitStore } from "./store.js"
+/**
+ * What the sign-in rate limits can be told: the options shared by all of them and those of
+ * credentials and passkey options. Providers' config types name these, so they live apart from
+ * the limits themselves (which need the request context, above the providers).
+ */
+import type { RateLimitRule, RateLimitStore } from "./store.js"
 
 export interface SignInRateLimitOptions {
   /** Where attempts are counted. Default: the top-level `store` (memory unless configured). */
@@ -14,4 +18,24 @@ export interface SignInRateLimitOptions {
    * if the limit were reached (`RateLimited`, logged as `StoreError`); `true` lets it through.
    */
   failOpen?: boolean
+}
+
+export interface CredentialsRateLimitOptions extends SignInRateLimitOptions {
+  /** Attempts per account name. Default 10 per 15 minutes; a successful sign-in resets it. */
+  perAccount?: RateLimitRule | false
+  /** Attempts per client IP. Default 50 per 15 minutes. */
+  perIp?: RateLimitRule | false
+  /**
+   * The account name of a submission. Default: the values of the provider's account fields
+   * (see `accountFields` in `credentials-limits.ts`), trimmed, NFKC and lower-cased as sign-in identifiers are.
+   */
+  account?: (credentials: Record<string, unknown>) => string | undefined
+}
+
+/** Limits on `GET /webauthn-options`; see `passkey-options-limits.ts`. */
+export interface PasskeyOptionsRateLimitOptions extends SignInRateLimitOptions {
+  /** Options requests per client IP. Default 100 per 15 minutes. */
+  perIp?: RateLimitRule | false
+  /** Options requests naming one address (its mailbox). Default 10 per 15 minutes. */
+  perAddress?: RateLimitRule | false
 }

@@ -12,7 +12,7 @@ import { sha256Base64Url } from "../crypto/digest.js"
 import { defaultClientIp } from "./client-ip.js"
 import { enforceChecks } from "./count-attempt.js"
 import { mailboxOf } from "./email-limits.js"
-import type { SignInRateLimitOptions } from "./options.js"
+import type { PasskeyOptionsRateLimitOptions } from "./options.js"
 import type { RateLimitRule } from "./store.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -31,13 +31,6 @@ export const DEFAULT_PASSKEY_OPTIONS_PER_ADDRESS: Readonly<RateLimitRule> = Obje
   limit: 10,
   windowMs: FIFTEEN_MINUTES,
 })
-
-export interface PasskeyOptionsRateLimitOptions extends SignInRateLimitOptions {
-  /** Options requests per client IP. Default 100 per 15 minutes. */
-  perIp?: RateLimitRule | false
-  /** Options requests naming one address (its mailbox). Default 10 per 15 minutes. */
-  perAddress?: RateLimitRule | false
-}
 
 /** Counts this options request; throws `RateLimited` when a limit (or the store) refuses. */
 export async function enforcePasskeyOptionsLimits(

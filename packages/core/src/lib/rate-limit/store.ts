@@ -7,7 +7,7 @@
  * (consumed OAuth states, locks), and plain values with a time to live (session revocation).
  * Every key a store keeps expires: nothing here is meant to live forever.
  */
-import type { Awaitable } from "../../types.js"
+import type { Awaitable } from "../types/awaitable.js"
 
 /** The answer to one attempt. */
 export interface RateLimitResult {

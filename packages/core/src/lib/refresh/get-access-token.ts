@@ -14,13 +14,14 @@
  */
 import { InvalidProvider, RefreshTokenError, TokenEndpointTimeout } from "../../errors.js"
 import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
-import type { AuthConfig, ResponseCookie } from "../../types.js"
+import type { AuthConfig } from "../../types.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
 import { emitEvent } from "../events.js"
 import type { SessionContext } from "../session/context.js"
 import { requestSessionContext } from "../session/get-session.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { nowSeconds } from "../time.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import {
   flightKey,
   type GraceEntry,

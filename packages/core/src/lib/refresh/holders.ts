@@ -9,8 +9,8 @@
  */
 import type { Adapter, AdapterAccount } from "../../adapters.js"
 import type { JWT } from "../../jwt.js"
-import type { ResponseCookie } from "../../types.js"
 import type { SessionContext } from "../session/context.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import { openToken, sealToken } from "./at-rest.js"
 import { issueWithinBudget, tokensClaimOf, withProviderTokens } from "./session-cookie.js"
 import type { ProviderTokens } from "./tokens.js"

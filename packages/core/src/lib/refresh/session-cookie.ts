@@ -7,9 +7,9 @@
  */
 import { ProviderTokensTooLarge } from "../../errors.js"
 import type { JWT } from "../../jwt.js"
-import type { ResponseCookie } from "../../types.js"
 import type { SessionContext } from "../session/context.js"
 import { issueJwtSession } from "../session/issue.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import type { ProviderTokens } from "./tokens.js"
 
 export const PROVIDER_TOKENS_CLAIM = "providerTokens"

@@ -6,9 +6,9 @@
  */
 import type { JWT } from "../../jwt.js"
 import type { ProviderConfig } from "../../providers/index.js"
-import type { Session } from "../../types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { nowSeconds } from "../time.js"
+import type { Session } from "../types/records.js"
 import { refreshOptionsOf } from "./options.js"
 import { PROVIDER_TOKENS_CLAIM, tokensClaimOf } from "./session-cookie.js"
 import { needsSignIn, pickTokens } from "./tokens.js"

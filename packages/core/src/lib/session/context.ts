@@ -1,8 +1,10 @@
 /** What reading or issuing a session needs: less than a full request context, so
  * `getSession` can run without routing, body parsing or CSRF. */
-import type { CookiesOptions, ResponseCookie, Session } from "../../types.js"
+
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { Logger } from "../logger.js"
+import type { CookiesOptions, ResponseCookie } from "../types/cookies.js"
+import type { Session } from "../types/records.js"
 
 export interface SessionContext {
   readonly config: ResolvedConfig

@@ -5,10 +5,11 @@
  */
 import type { AdapterSession, AdapterUser } from "../../adapters.js"
 import { SessionTokenError } from "../../errors.js"
-import type { CallbacksOptions, Session } from "../../types.js"
+import type { CallbacksOptions } from "../../types.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
 import { emitEvent } from "../events.js"
 import { accountsHaveRefreshError, markSession } from "../refresh/session-error.js"
+import type { Session } from "../types/records.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]

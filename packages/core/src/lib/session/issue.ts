@@ -1,9 +1,9 @@
 /** Writing a new session at sign-in, for either strategy. Always a new token (no fixation). */
 import type { JWT } from "../../jwt.js"
-import type { ResponseCookie } from "../../types.js"
 import { presentSessionCookieNames, writeSessionCookies } from "../cookies/session-store.js"
 import { sessionExpiry } from "../revocation/index.js"
 import { nowSeconds } from "../time.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import type { SessionContext } from "./context.js"
 
 /** Encrypt `token` into the session cookie(s), replacing whatever the request carried. */

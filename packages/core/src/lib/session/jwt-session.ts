@@ -8,7 +8,7 @@
 
 import { JWTSessionError } from "../../errors.js"
 import { decode as builtInDecode, type JWT } from "../../jwt.js"
-import type { CallbacksOptions, Session } from "../../types.js"
+import type { CallbacksOptions } from "../../types.js"
 import { defaultJwtCallback } from "../config/resolve.js"
 import {
   clearSessionCookies,
@@ -26,6 +26,7 @@ import {
 import { nowSeconds } from "../time.js"
 import { sealedWithFirstSecret } from "../token/codec.js"
 import { decodeFirstCandidate, sessionCookieCandidates } from "../token/read-request.js"
+import type { Session } from "../types/records.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]

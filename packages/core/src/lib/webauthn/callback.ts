@@ -15,13 +15,13 @@ import type { Adapter, AdapterUser } from "../../adapters.js"
 import { InvalidRequest, MethodNotAllowed, WebAuthnVerificationError } from "../../errors.js"
 import type { ProviderConfig } from "../../providers/index.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
-import type { Account } from "../../types.js"
 import { completeSignIn } from "../actions/callback/complete-sign-in.js"
 import { currentUser } from "../actions/callback/handle-login.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { addCookies, type RequestContext } from "../context.js"
 import { requireCsrf } from "../csrf/require.js"
 import type { Outcome } from "../http/outcome.js"
+import type { Account } from "../types/records.js"
 import {
   type CeremonyAction,
   challengeDeletion,

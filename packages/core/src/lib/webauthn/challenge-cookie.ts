@@ -6,10 +6,10 @@
  */
 import { WebAuthnVerificationError } from "../../errors.js"
 import { decode, encode } from "../../jwt.js"
-import type { ResponseCookie } from "../../types.js"
 import type { RequestContext } from "../context.js"
 import { deletionCookie } from "../cookies/serialize.js"
 import { CLOCK_TOLERANCE_SECONDS } from "../token/claims.js"
+import type { ResponseCookie } from "../types/cookies.js"
 
 export const CHALLENGE_MAX_AGE = 5 * 60
 

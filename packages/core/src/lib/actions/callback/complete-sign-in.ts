@@ -8,7 +8,7 @@
 import { AccessDenied, AuthError } from "../../../errors.js"
 import type { JWT } from "../../../jwt.js"
 import type { ProviderConfig } from "../../../providers/index.js"
-import type { Account, CallbacksOptions, Profile, User } from "../../../types.js"
+import type { CallbacksOptions } from "../../../types.js"
 import { addCookies, pageUrl, type RequestContext } from "../../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/session-store.js"
 import { emitEvent } from "../../events.js"
@@ -20,24 +20,9 @@ import { newSessionClaims } from "../../revocation/index.js"
 import { sessionContext } from "../../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../../session/issue.js"
 import { resolveLogin } from "./handle-login.js"
+import type { SignInAttempt } from "./sign-in-attempt.js"
 
-export interface SignInAttempt {
-  /** The user as the provider (or `authorize`) describes them; for OAuth, the adapter's user if known. */
-  user: User
-  account: Account | null
-  profile?: Profile
-  /** OAuth/OIDC: whether the provider vouches for `user.email` (gates linking by email). */
-  emailVerified?: boolean
-  /** Credentials sign-in: the posted fields (without `csrfToken`), for the `signIn` callback. */
-  credentials?: Record<string, unknown>
-  /** Where to go afterwards (already validated by `resolveCallbackUrl`). */
-  callbackUrl: string
-  /**
-   * Runs once the user is resolved (created or linked), before the session is issued: WebAuthn
-   * stores the authenticator (or its new counter) here, so a refused sign-in stores nothing.
-   */
-  afterLogin?: (user: User) => Promise<void>
-}
+export type { SignInAttempt } from "./sign-in-attempt.js"
 
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
 

@@ -11,12 +11,12 @@ import {
   MethodNotAllowed,
 } from "../../../errors.js"
 import type { ProviderConfig } from "../../../providers/index.js"
-import type { Account, User } from "../../../types.js"
 import { resolveCallbackUrl } from "../../callback-url.js"
 import type { RequestContext } from "../../context.js"
 import { requireCsrf } from "../../csrf/require.js"
 import type { Outcome } from "../../http/outcome.js"
 import { enforceCredentialsLimits } from "../../rate-limit/credentials-limits.js"
+import type { Account, User } from "../../types/records.js"
 import { completeSignIn } from "./complete-sign-in.js"
 
 export async function credentialsCallback(

@@ -6,15 +6,15 @@
 import type { AdapterAccount, AdapterUser } from "../../../adapters.js"
 import { AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
-import type { Account, User } from "../../../types.js"
 import { markVerified, type OwnershipOutcome, proveEmail } from "../../account/email-ownership.js"
 import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
 import { accountRowOf, storeSignInTokens } from "../../refresh/sign-in.js"
 import { sessionContext } from "../../session/from-request.js"
 import { decodeSessionCookie } from "../../session/jwt-session.js"
+import type { Account, User } from "../../types/records.js"
 import { decideAccountLinking } from "./account-linking.js"
-import type { SignInAttempt } from "./complete-sign-in.js"
+import type { SignInAttempt } from "./sign-in-attempt.js"
 
 const NOT_LINKED_MESSAGES = {
   "account-of-other-user": "This account is already linked to another user",
