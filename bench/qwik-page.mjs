@@ -13,6 +13,7 @@ import autocannon from "autocannon"
 import { fmt, printTable, ratio } from "./harness.mjs"
 import { ensureQwikApps, serverEntry } from "./qwik-apps/build.mjs"
 import { ensureQwik2Apps, serverEntry2 } from "./qwik-apps/v2/build.mjs"
+import { bindingBreakdown } from "./qwik-breakdown.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
 const COOKIE = "authjs.session-token"
@@ -21,7 +22,12 @@ const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_PAGE_SECONDS ?? 5
 const MAX_WARMUP_SECONDS = 20
 const CONNECTIONS = 10
 
-const NAMES = { latchkey: "Latchkey", authjs: "@auth/qwik", none: "no auth" }
+const NAMES = {
+  latchkey: "Latchkey",
+  authjs: "@auth/qwik",
+  none: "no auth",
+  loader: "session loader, no auth",
+}
 
 /** Start a built variant on a free loopback port; resolves once it prints its URL. */
 function startServer(variant, entry = serverEntry(variant)) {
@@ -84,6 +90,7 @@ async function verify(urls, cookie) {
     latchkey: [EMAIL, "signed out"],
     authjs: [EMAIL, "signed out"],
     none: ["no auth", "no auth"],
+    loader: [EMAIL, "signed out"],
   }
   for (const variant of Object.keys(urls)) {
     const [signedIn, signedOut] = expected[variant]
@@ -97,13 +104,21 @@ async function verify(urls, cookie) {
   }
 }
 
+/** The server's CPU time so far (user + system, µs), from the bench server's own endpoint. */
+async function serverCpu(url) {
+  const { user, system } = await (await fetch(new URL("/__bench/cpu", url))).json()
+  return user + system
+}
+
 async function load(url, cookie, seconds) {
+  const cpuBefore = await serverCpu(url)
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
     headers: cookie ? { cookie } : {},
   })
+  const cpuAfter = await serverCpu(url)
   if (result.errors || result.timeouts || result.non2xx) {
     throw new Error(
       `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
@@ -113,6 +128,8 @@ async function load(url, cookie, seconds) {
     rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    // Server CPU per request (µs): unlike the rate, hardly moved by a neighbour's load.
+    cpu: (cpuAfter - cpuBefore) / result.requests.total,
   }
 }
 
@@ -158,6 +175,7 @@ async function scenario(urls, cookie) {
         rps: median(runs[v].map((r) => r.rps)),
         p50: median(runs[v].map((r) => r.p50)),
         p99: median(runs[v].map((r) => r.p99)),
+        cpu: median(runs[v].map((r) => r.cpu)),
       },
     ]),
   )
@@ -207,20 +225,23 @@ const extra = (m, v) => {
 
 export async function benchQwikPages() {
   ensureQwikApps()
-  const r = await measure(["latchkey", "authjs", "none"].map((v) => startServer(v)))
+  const loadBefore = loadAverage()
+  const variants = ["latchkey", "authjs", "none", "loader"]
+  const r = await measure(variants.map((v) => startServer(v)))
 
   // autocannon records whole milliseconds; a median of two runs may end in .5.
   const ms = (x) => String(Math.round(x * 10) / 10)
+  const shown = ["latchkey", "authjs", "none"]
   const row = (label, m) => [
     `${label}: requests/s`,
-    ...["latchkey", "authjs", "none"].map((v) => fmt(m[v].rps)),
+    ...shown.map((v) => fmt(m[v].rps)),
     ratio(m.latchkey.rps, m.authjs.rps),
     ratio2(m.latchkey.rps, m.none.rps),
     ratio2(m.authjs.rps, m.none.rps),
   ]
   const latencyRow = (label, m) => [
     `${label}: p50 / p99 ms`,
-    ...["latchkey", "authjs", "none"].map((v) => `${ms(m[v].p50)} / ${ms(m[v].p99)}`),
+    ...shown.map((v) => `${ms(m[v].p50)} / ${ms(m[v].p99)}`),
     "",
     "",
     "",
@@ -233,6 +254,15 @@ export async function benchQwikPages() {
     "",
     "",
     "",
+  ]
+  // The same ratio from server CPU per request (what a saturated server's rate is the inverse
+  // of), which other work on the machine moves much less than the rate.
+  const cpuRow = (label, m) => [
+    `${label}: server CPU µs/request`,
+    ...shown.map((v) => m[v].cpu.toFixed(0)),
+    ratio(m.authjs.cpu, m.latchkey.cpu),
+    ratio2(m.none.cpu, m.latchkey.cpu),
+    ratio2(m.none.cpu, m.authjs.cpu),
   ]
   printTable(
     `Qwik City page GET / (autocannon, ${CONNECTIONS} connections, after warm-up, median of ${ROUNDS} interleaved 1 s runs per server, one server loaded at a time)`,
@@ -247,18 +277,79 @@ export async function benchQwikPages() {
     ],
     [
       row("signed in", r.in),
+      cpuRow("signed in", r.in),
       latencyRow("signed in", r.in),
       costRow("signed in", r.in),
       row("no session cookie", r.out),
+      cpuRow("no session cookie", r.out),
       latencyRow("no session cookie", r.out),
       costRow("no session cookie", r.out),
     ],
   )
   console.log(
     '\n"no auth" is the same page without any auth plugin (it ignores the cookie). "ms/request over' +
-      ' no auth" is 1/rate − 1/rate(no auth): the server time auth adds to each page.',
+      ' no auth" is 1/rate − 1/rate(no auth): the server time auth adds to each page. "server CPU' +
+      " µs/request\" is the server process's CPU time over the requests it answered; its ratio" +
+      " (no auth ÷ Latchkey) is the rate ratio a saturated server would show.",
   )
+  const loadAfter = loadAverage()
+  await printBreakdown(r.in)
+  console.log(`\nLoad average (1 min) before / after: ${loadBefore} / ${loadAfter}`)
   return r
+}
+
+/**
+ * Where the signed-in page's extra time goes: Latchkey's parts timed in-process
+ * (`qwik-breakdown.mjs`), Qwik's on the page (the "session loader, no auth" app against "no
+ * auth", in server CPU), and the rest.
+ */
+async function printBreakdown(m) {
+  const token = await encode({
+    token: { name: "Ada Lovelace", email: EMAIL, picture: null, sub: "user-1" },
+    secret: SECRET,
+    salt: COOKIE,
+  })
+  const parts = await bindingBreakdown({ cookie: `${COOKIE}=${token}`, secret: SECRET })
+  const total = m.latchkey.cpu - m.none.cpu
+  const qwikLoader = m.loader.cpu - m.none.cpu
+  const rest = total - parts.core - parts.onRequest - parts.loader - qwikLoader
+  const us = (x) => `${x >= 0 ? "" : "−"}${Math.abs(x).toFixed(1)}`
+  const share = (x) => `${((100 * x) / m.latchkey.cpu).toFixed(0)}%`
+  printTable(
+    "Where a signed-in page's time goes (Latchkey over no auth, server CPU µs per request)",
+    ["part", "µs/request", "share of the page", "measured"],
+    [
+      [
+        "core session read (`getSession`: cookie, JWE decrypt, `session` callback)",
+        us(parts.core),
+        share(parts.core),
+        "in-process",
+      ],
+      [
+        "binding `onRequest` beyond the core read (config QRL, env defaults, cookie check, `sharedMap`)",
+        us(parts.onRequest),
+        share(parts.onRequest),
+        "in-process",
+      ],
+      ["binding `useSession` loader body", us(parts.loader), share(parts.loader), "in-process"],
+      [
+        "Qwik: a `routeLoader$` and its session serialised into the page",
+        us(qwikLoader),
+        share(qwikLoader),
+        `page: "${NAMES.loader}" − "no auth"`,
+      ],
+      [
+        "rest (Qwik calling the plugin middleware, GC of the above, noise)",
+        us(rest),
+        share(rest),
+        "page total − the parts above",
+      ],
+      ["**total over no auth**", us(total), share(total), 'page: Latchkey − "no auth"'],
+    ],
+  )
+  console.log(
+    `\nThe page without auth costs ${m.none.cpu.toFixed(0)} µs of server CPU; with Latchkey, signed in, ${m.latchkey.cpu.toFixed(0)} µs.`,
+  )
 }
 
 /**

@@ -21,7 +21,7 @@ const here = fileURLToPath(new URL(".", import.meta.url))
 const repo = join(here, "..", "..")
 const self = fileURLToPath(import.meta.url)
 
-export const VARIANTS = ["latchkey", "authjs", "none"]
+export const VARIANTS = ["latchkey", "authjs", "none", "loader"]
 
 /** The built server's entry point for `variant`. */
 export const serverEntry = (variant) =>

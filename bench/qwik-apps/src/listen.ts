@@ -2,6 +2,10 @@
  * The bench server, shared by the Qwik 1 and Qwik 2 entries: `node:http` with the framework's
  * Node middleware, as the demo serves itself. Binds loopback only; `PORT=0` (the default) picks a
  * free port, and the printed URL is what `bench/qwik-page.mjs` waits for.
+ *
+ * `GET /__bench/cpu` answers this process's CPU time (`process.cpuUsage()`, µs) without touching
+ * the app: the bench reads it around each run to get server CPU per request, which a neighbour's
+ * load on a shared machine moves far less than requests per second.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -11,6 +15,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => 
 export function listen(middleware: { router: Handler; notFound: Handler; staticFile: Handler }) {
   const { router, notFound, staticFile } = middleware
   const server = createServer((req, res) => {
+    if (req.url === "/__bench/cpu") {
+      res.setHeader("content-type", "application/json")
+      res.end(JSON.stringify(process.cpuUsage()))
+      return
+    }
     staticFile(req, res, () => {
       router(req, res, () => {
         notFound(req, res, () => {})

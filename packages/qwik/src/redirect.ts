@@ -27,6 +27,8 @@ export function toLocation(url: string, origin: string): string {
 
 /** Whether `path` is served by the core (under `basePath`) rather than by a Qwik City route. */
 export function isUnderBasePath(path: string, basePath: string): boolean {
+  // Every page request asks; most are nowhere near basePath.
+  if (!path.startsWith(basePath)) return false
   const pathname = path.split(/[?#]/, 1)[0] ?? ""
   return pathname === basePath || pathname.startsWith(`${basePath}/`)
 }

@@ -35,6 +35,19 @@ export function resolveOrigin(
 }
 
 /**
+ * The protocol of the origin `resolveOrigin` decides, without building URLs: all a session read
+ * needs (it picks the cookie names). With an untrusted host, the request URL's.
+ */
+export function originProtocol(request: Request, config: OriginInput): "http:" | "https:" {
+  if (config.url) return config.url.protocol === "https:" ? "https:" : "http:"
+  if (config.trustHost) {
+    const forwarded = firstValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
+    if (forwarded === "http" || forwarded === "https") return `${forwarded}:`
+  }
+  return request.url.startsWith("https:") ? "https:" : "http:"
+}
+
+/**
  * The origin the request was made to: `X-Forwarded-Host` / `X-Forwarded-Proto` (first value
  * each) when they parse, else the request URL (which the server built from Host).
  */

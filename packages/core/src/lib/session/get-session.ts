@@ -5,7 +5,7 @@
 import type { AuthConfig } from "../../types.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
-import { resolveOrigin } from "../origin.js"
+import { originProtocol } from "../origin.js"
 import type { CookiesOptions, ResponseCookie } from "../types/cookies.js"
 import type { Session } from "../types/records.js"
 import type { SessionContext } from "./context.js"
@@ -47,8 +47,6 @@ export function requestSessionContext(
  * needs no trusted host, only the right cookie name.
  */
 export function cookiesForRequest(config: ResolvedConfig, request: Request): CookiesOptions {
-  const origin = resolveOrigin(request, config)
-  const protocol = "error" in origin ? new URL(request.url).protocol : origin.protocol
-  const secure = config.useSecureCookies ?? protocol === "https:"
+  const secure = config.useSecureCookies ?? originProtocol(request, config) === "https:"
   return secure ? config.cookies.secure : config.cookies.insecure
 }

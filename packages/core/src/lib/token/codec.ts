@@ -14,6 +14,7 @@ import {
 import { hasValidClaims, nowSeconds } from "./claims.js"
 import { readProtectedHeader, splitCompact } from "./compact.js"
 import { KeyCache } from "./key-cache.js"
+import { OpenedTokens } from "./opened-tokens.js"
 
 /** Seconds in 30 days. */
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
@@ -44,9 +45,16 @@ export interface TokenCodec {
   }): Promise<boolean>
 }
 
-/** `encode`/`decode` over one backend, with its own key cache. */
+/** What opening a token gave, and with which secret (for `OpenedTokens`). */
+interface OpenedWith {
+  plaintext: string
+  secret: string
+}
+
+/** `encode`/`decode` over one backend, with its own key cache and cache of opened tokens. */
 export function createTokenCodec(backend: JweBackend): TokenCodec {
   const keys = new KeyCache(backend)
+  const openedTokens = new OpenedTokens()
 
   async function encodeToken(params: EncodeInput): Promise<string> {
     const [secret] = secretList(params?.secret)
@@ -70,19 +78,23 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     checkSalt(params.salt)
     const { token } = params
     if (typeof token !== "string" || token === "") return null
-    const parts = splitCompact(token)
-    if (!parts) return null
-    const header = readProtectedHeader(parts.headerB64)
-    if (!header) return null
-
-    const opened =
-      header.kid === undefined
-        ? await openWithEachSecret(secrets, params.salt, header.enc, parts)
-        : openWithKid(secrets, params.salt, header.enc, header.kid, parts)
-    // On Node everything above is synchronous; awaiting a settled value would still cost a
-    // microtask turn per step, which is a measurable share of a 10 µs decode.
-    const plaintext = opened instanceof Promise ? await opened : opened
-    if (!plaintext) return null
+    let plaintext = openedTokens.get(token, params.salt, secrets)
+    if (plaintext === undefined) {
+      const parts = splitCompact(token)
+      if (!parts) return null
+      const header = readProtectedHeader(parts.headerB64)
+      if (!header) return null
+      const opening =
+        header.kid === undefined
+          ? await openWithEachSecret(secrets, params.salt, header.enc, parts)
+          : openWithKid(secrets, params.salt, header.enc, header.kid, parts)
+      // On Node everything above is synchronous; awaiting a settled value would still cost a
+      // microtask turn per step, which is a measurable share of a 10 µs decode.
+      const opened = opening instanceof Promise ? await opening : opening
+      if (!opened) return null
+      openedTokens.set(token, params.salt, opened.secret, opened.plaintext)
+      plaintext = opened.plaintext
+    }
 
     let payload: unknown
     try {
@@ -100,16 +112,28 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     enc: Enc,
     kid: string,
     parts: CompactParts,
-  ): Awaitable<string | null> {
+  ): Awaitable<OpenedWith | null> {
     const keys_ = secrets.map((secret) => keys.get(secret, salt, enc))
     if (keys_.some((k) => k instanceof Promise)) {
       return Promise.all(keys_).then((all) => {
-        const match = all.find((k) => k.kid === kid)
-        return match ? backend.open(match, parts) : null
+        const i = all.findIndex((k) => k.kid === kid)
+        return i === -1 ? null : openedWith(all[i]!, secrets[i]!, parts)
       })
     }
-    const match = (keys_ as DerivedKey[]).find((k) => k.kid === kid)
-    return match ? backend.open(match, parts) : null
+    const i = (keys_ as DerivedKey[]).findIndex((k) => k.kid === kid)
+    return i === -1 ? null : openedWith(keys_[i] as DerivedKey, secrets[i]!, parts)
+  }
+
+  function openedWith(
+    key: DerivedKey,
+    secret: string,
+    parts: CompactParts,
+  ): Awaitable<OpenedWith | null> {
+    const opened = backend.open(key, parts)
+    if (opened instanceof Promise) {
+      return opened.then((plaintext) => (plaintext ? { plaintext, secret } : null))
+    }
+    return opened ? { plaintext: opened, secret } : null
   }
 
   /** Tokens without `kid` (older or foreign issuers): try the secrets in order. */
@@ -118,12 +142,12 @@ export function createTokenCodec(backend: JweBackend): TokenCodec {
     salt: string,
     enc: Enc,
     parts: CompactParts,
-  ): Promise<string | null> {
+  ): Promise<OpenedWith | null> {
     for (const secret of secrets) {
       const key = keys.get(secret, salt, enc)
       const opened = backend.open(key instanceof Promise ? await key : key, parts)
       const plaintext = opened instanceof Promise ? await opened : opened
-      if (plaintext) return plaintext
+      if (plaintext) return { plaintext, secret }
     }
     return null
   }

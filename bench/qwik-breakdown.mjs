@@ -1,0 +1,57 @@
+// The parts of a signed-in Qwik page that are Latchkey's, timed in this process with the bench
+// harness: the core's session read alone, then the binding's `onRequest` (config QRL, env
+// defaults, the cookie check, the core read, `sharedMap`) and its `useSession` loader body, as
+// the built server runs them (`packages/qwik/dist/server.js`, called the way `QwikAuth$`'s
+// middleware and loader call it). What Qwik does around them (calling the middleware and the
+// loader, serialising the loader's value into the page) is measured on the page itself, against
+// the "session loader, no auth" app (see qwik-page.mjs).
+import { inlinedQrl } from "@builder.io/qwik"
+import { getSession } from "@latchkey/core"
+import Credentials from "@latchkey/core/providers/credentials"
+import { runScenario } from "./harness.mjs"
+
+/** The bench app's config (`bench/qwik-apps/src/auth/latchkey.ts`). */
+const appConfig = () => ({
+  trustHost: true,
+  session: { strategy: "jwt" },
+  providers: [Credentials({ credentials: { email: {} }, authorize: async () => null })],
+})
+
+/**
+ * µs per call of each part, for a request carrying `cookie` (a valid session cookie signed with
+ * `secret`). The event is the subset of Qwik City's `RequestEvent` the binding touches.
+ */
+export async function bindingBreakdown({ cookie, secret }) {
+  const { handleRequest, loadSessionValue } = await import("../packages/qwik/dist/server.js")
+  const env = new Map([["AUTH_SECRET", secret]])
+  const request = new Request("http://127.0.0.1/", { headers: { cookie } })
+  const url = new URL(request.url)
+  const event = () => ({
+    request,
+    url,
+    env: { get: (key) => env.get(key) },
+    sharedMap: new Map(),
+    cookie: { set() {} },
+  })
+  const config = appConfig()
+  // One QRL, as the optimizer makes of the app's `QwikAuth$(() => config)`.
+  const configQrl = inlinedQrl(() => config, "bench_config")
+  const coreConfig = { ...appConfig(), secret: [secret] }
+
+  const rates = await runScenario({
+    core: () => getSession(request, coreConfig),
+    onRequest: () => handleRequest(event(), configQrl),
+    "onRequest + loader": async () => {
+      const e = event()
+      await handleRequest(e, configQrl)
+      const session = await loadSessionValue(e, configQrl)
+      if (!session?.user) throw new Error("the loader found no session")
+    },
+  })
+  const us = (name) => 1e6 / rates[name]
+  return {
+    core: us("core"),
+    onRequest: us("onRequest") - us("core"),
+    loader: us("onRequest + loader") - us("onRequest"),
+  }
+}
