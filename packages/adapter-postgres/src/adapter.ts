@@ -22,6 +22,7 @@ import {
 } from "./records.js"
 import { storedSessionToken } from "./session-token.js"
 import { sql } from "./sql.js"
+import { statementNames } from "./statement-names.js"
 
 /** A patch field as the `CASE WHEN $n` pair: `undefined` leaves a column, `null` clears it. */
 const set = (value: unknown) => [value !== undefined, value ?? null]
@@ -84,7 +85,8 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
   const hash = options.hashSessionTokens ?? true
   const timeoutMs = options.queryTimeoutMs ?? 5000
 
-  const rows = (text: string, params: unknown[]) => query(client, text, params, timeoutMs)
+  const rows = (text: string, params: unknown[]) =>
+    query(client, text, params, timeoutMs, statementNames.get(text))
   const first = async (text: string, params: unknown[]): Promise<Row | undefined> =>
     (await rows(text, params))[0]
   const tokenKey = (sessionToken: string) => storedSessionToken(sessionToken, hash)

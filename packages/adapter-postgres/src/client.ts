@@ -48,23 +48,34 @@ export async function withTimeout<T>(promise: PromiseLike<T>, timeoutMs: number)
  * The timer bounds the caller's wait whatever the driver does (a connection attempt to a dead
  * host, a lock wait…). For `pg`, `query_timeout` is passed too: pg then fails the query itself,
  * and a Pool discards a connection released with an error, so a stuck connection does not stay
- * in the pool after we stopped waiting for it.
+ * in the pool after we stopped waiting for it. `name` (pg only) makes it a prepared statement,
+ * parsed once per connection (see `statement-names.ts`).
  */
 export async function query(
   client: Queryable,
   text: string,
   params: unknown[],
   timeoutMs: number,
+  name?: string,
 ): Promise<Row[]> {
   const pending = isPgShaped(client)
-    ? (client as unknown as PgLike).query({ text, values: params, query_timeout: timeoutMs })
+    ? (client as unknown as PgLike).query(
+        name === undefined
+          ? { text, values: params, query_timeout: timeoutMs }
+          : { name, text, values: params, query_timeout: timeoutMs },
+      )
     : client.query(text, params)
   const { rows } = await withTimeout(pending, timeoutMs)
   return rows as Row[]
 }
 
 interface PgLike {
-  query(config: { text: string; values?: unknown[]; query_timeout?: number }): PromiseLike<{
+  query(config: {
+    name?: string
+    text: string
+    values?: unknown[]
+    query_timeout?: number
+  }): PromiseLike<{
     rows: unknown[]
   }>
 }

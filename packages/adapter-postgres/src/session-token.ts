@@ -8,6 +8,22 @@
  */
 export async function storedSessionToken(token: string, hash: boolean): Promise<string> {
   if (!hash) return token
+  const known = recentlyHashed.get(token)
+  if (known !== undefined) return known
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")
+  if (recentlyHashed.size >= RECENTLY_HASHED) {
+    recentlyHashed.delete(recentlyHashed.keys().next().value as string)
+  }
+  recentlyHashed.set(token, hex)
+  return hex
 }
+
+/**
+ * The hashes of the tokens seen last. A browser presents the same token on every page, and
+ * `crypto.subtle.digest` is asynchronous (a trip through a worker thread on Node), which cost
+ * about as much as the query itself; a hash never changes, so a bounded map (oldest out first)
+ * is safe to keep.
+ */
+const RECENTLY_HASHED = 1024
+const recentlyHashed = new Map<string, string>()
