@@ -99,6 +99,20 @@ export class RedisStore implements Store {
     return reply === null || reply === undefined ? null : String(reply)
   }
 
+  /**
+   * Several values in one command: a strict session read's two keys cost one `MGET` (one
+   * timer, one reply) rather than two `GET`s. Measured against one `EVALSHA` of a script doing
+   * the two `GET`s: that was no faster than the two pipelined `GET`s, `MGET` was.
+   */
+  async getMany(keys: readonly string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return []
+    const reply = await this.#send("getMany", ["MGET", ...keys.map((key) => this.#prefix + key)])
+    const values = Array.isArray(reply) ? reply : []
+    return keys.map((_, i) =>
+      values[i] === null || values[i] === undefined ? null : String(values[i]),
+    )
+  }
+
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)

@@ -65,6 +65,17 @@ describe.skipIf(!hasRedisServer)("RedisStore on a server of its own", () => {
     expect(await client.scriptExists(sha)).toEqual([1])
   })
 
+  it("getMany reads several keys in one command, missing ones as null", async () => {
+    const prefix = uniquePrefix("many")
+    const store = new RedisStore({ client, prefix })
+    await store.set("a", "1", 60_000)
+    await store.set("c", "3", 60_000)
+    await client.set("b", "outside the prefix")
+    expect(await store.getMany(["a", "b", "c"])).toEqual(["1", null, "3"])
+    expect(await store.getMany([])).toEqual([])
+    await client.del("b")
+  })
+
   it("a counter whose TTL was lost gets one back on the next hit (never a key without expiry)", async () => {
     const prefix = uniquePrefix("persist")
     const store = new RedisStore({ client, prefix })

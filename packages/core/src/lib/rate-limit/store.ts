@@ -40,6 +40,11 @@ export interface Store extends RateLimitStore {
   consumeOnce(key: string, ttlMs: number): Awaitable<boolean>
   /** The value last `set` under `key`, or `null` when absent or expired. */
   get(key: string): Awaitable<string | null>
+  /**
+   * Optional: the values of several keys (each as `get` would give it) in one call. A networked
+   * store that has it answers a strict session read's two lookups in one command.
+   */
+  getMany?(keys: readonly string[]): Awaitable<(string | null)[]>
   /** Stores `value` under `key` for `ttlMs` milliseconds, replacing any previous value. */
   set(key: string, value: string, ttlMs: number): Awaitable<void>
   /** Forgets `key` (a value, a counter or a consumed marker). Absent keys are fine. */

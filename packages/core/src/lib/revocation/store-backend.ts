@@ -1,6 +1,7 @@
 /**
- * Revocation state in a `Store` (memory or Redis). A strict read asks two questions at once
- * (`Promise.all`), which a pipelining client such as node-redis sends in one round trip.
+ * Revocation state in a `Store` (memory or Redis). A strict read asks two questions at once:
+ * through `getMany` when the store has it (Redis: one `MGET` for both keys), else with two
+ * `get`s side by side, which a pipelining client sends in one round trip.
  */
 import type { Store } from "../rate-limit/store.js"
 import { nowSeconds } from "../time.js"
@@ -23,22 +24,35 @@ function parseList(raw: string | null): SessionRecord[] {
   }
 }
 
+function versionOf(raw: string | null): number {
+  const version = raw === null ? 0 : Number(raw)
+  return Number.isFinite(version) ? version : 0
+}
+
 /** `lifetimeSeconds`: the longest a session token can live (the larger of the two maxAges). */
 export function storeRevocation(store: Store, lifetimeSeconds: number): RevocationBackend {
   const lifetimeMs = lifetimeSeconds * 1000
 
-  const userVersion = async (userId: string) => {
-    const raw = await store.get(versionKey(userId))
-    const version = raw === null ? 0 : Number(raw)
-    return Number.isFinite(version) ? version : 0
+  const userVersion = async (userId: string) => versionOf(await store.get(versionKey(userId)))
+
+  /** The revoked-sid marker and the user's version, in one call when the store can. */
+  const lookUp = async (sid: string | undefined, userId: string | undefined) => {
+    if (store.getMany && sid !== undefined && userId !== undefined) {
+      const [revoked = null, version = null] = await store.getMany([
+        sidKey(sid),
+        versionKey(userId),
+      ])
+      return [revoked, versionOf(version)] as const
+    }
+    return await Promise.all([
+      sid === undefined ? null : store.get(sidKey(sid)),
+      userId === undefined ? 0 : userVersion(userId),
+    ])
   }
 
   return {
     async check(sid, userId, sv): Promise<RevocationVerdict> {
-      const [revoked, version] = await Promise.all([
-        sid === undefined ? null : store.get(sidKey(sid)),
-        userId === undefined ? 0 : userVersion(userId),
-      ])
+      const [revoked, version] = await lookUp(sid, userId)
       if (revoked !== null) return { revoked: true, reason: "sid" }
       if (sv < version) return { revoked: true, reason: "user-version" }
       return { revoked: false }
