@@ -7,6 +7,7 @@
 // the "session loader, no auth" app (see qwik-page.mjs).
 import { inlinedQrl } from "@builder.io/qwik"
 import { getSession } from "@latchkey/core"
+import { encode } from "@latchkey/core/jwt"
 import Credentials from "@latchkey/core/providers/credentials"
 import { runScenario } from "./harness.mjs"
 
@@ -37,8 +38,23 @@ export async function bindingBreakdown({ cookie, secret }) {
   // One QRL, as the optimizer makes of the app's `QwikAuth$(() => config)`.
   const configQrl = inlinedQrl(() => config, "bench_config")
   const coreConfig = { ...appConfig(), secret: [secret] }
+  // The core keeps the tokens it has opened (512); cycling through 1024 cookies makes every
+  // read a first one: what a page costs for a cookie this process has not seen yet.
+  const salt = cookie.slice(0, cookie.indexOf("="))
+  const firstReads = await Promise.all(
+    Array.from({ length: 1024 }, async () => {
+      const token = await encode({
+        token: { email: "ada@example.com", sub: "user-1" },
+        secret,
+        salt,
+      })
+      return new Request("http://127.0.0.1/", { headers: { cookie: `${salt}=${token}` } })
+    }),
+  )
+  let next = 0
 
   const rates = await runScenario({
+    "core, first read": () => getSession(firstReads[next++ % firstReads.length], coreConfig),
     core: () => getSession(request, coreConfig),
     onRequest: () => handleRequest(event(), configQrl),
     "onRequest + loader": async () => {
@@ -50,6 +66,7 @@ export async function bindingBreakdown({ cookie, secret }) {
   })
   const us = (name) => 1e6 / rates[name]
   return {
+    coreFirstRead: us("core, first read"),
     core: us("core"),
     onRequest: us("onRequest") - us("core"),
     loader: us("onRequest + loader") - us("onRequest"),
