@@ -256,6 +256,19 @@ export function accountApiScenarios(o: { name: string; adapter: () => Promise<Ad
         expect((await bob.browser.session())?.user?.email).toBe("bob@example.com")
       })
 
+      it("a sign-in in the same browser replaces its session: one listed, a copy of the old cookie refused", async () => {
+        const { config } = await setup(strategy)
+        const { browser: b } = await signUp(config, "ann@example.com")
+        const stolen = new Browser({ Auth, config, origin: ORIGIN })
+        for (const [k, v] of b.cookies) stolen.cookies.set(k, v)
+        await addPasskey(b) // a registration signs in again
+        const sessions = (await b.account()).body.sessions
+        expect(sessions).toHaveLength(1)
+        expect(sessions[0].current).toBe(true)
+        expect(await stolen.session()).toBeNull()
+        expect((await b.session())?.user?.email).toBe("ann@example.com")
+      })
+
       it("session-revoke ends another device; sessions-revoke-others ends all but this one", async () => {
         const { config } = await setup(strategy)
         const { browser: laptop, key } = await signUp(config, "ann@example.com")
