@@ -433,6 +433,19 @@ export function accountApiScenarios(o: { name: string; adapter: () => Promise<Ad
       })
     })
 
+    describe("database sessions with revocation off", () => {
+      it("ending other sessions still works: their rows are deleted", async () => {
+        const { config } = await setup("database", {
+          session: { strategy: "database", revocation: "off" },
+        })
+        const { browser: laptop, key } = await signUp(config, "ann@example.com")
+        const phone = await signInAgain(config, key)
+        expect((await laptop.op("sessions-revoke-others")).status).toBe(200)
+        expect(await phone.session()).toBeNull()
+        expect((await laptop.account()).body.sessions).toHaveLength(1)
+      })
+    })
+
     describe("database sessions store the sign-in facts", () => {
       it("a session signed in 11 minutes ago is not recent; auth_time comes from the row", async () => {
         const { config } = await setup("database")
