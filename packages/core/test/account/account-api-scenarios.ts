@@ -385,6 +385,17 @@ export function accountApiScenarios(o: { name: string; adapter: () => Promise<Ad
         const { config } = await setup(strategy)
         const { browser: b } = await signUp(config, "ann@example.com")
         expect((await b.op("drop-tables")).status).toBe(400)
+        for (const body of ["{not json", "[1,2]", `{"id": ${"[".repeat(5000)}`]) {
+          const res = await b.send("/account/passkey-delete", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          })
+          expect(res.status).toBe(400)
+          expect(await res.json()).toMatchObject({ error: "InvalidRequest" })
+        }
+        const huge = await b.op("passkey-delete", { id: "x".repeat(100_000) })
+        expect(huge.status).toBe(400)
         expect((await b.send("/account/passkey-delete")).status).toBe(400)
       })
 
