@@ -269,6 +269,24 @@ export function accountApiScenarios(o: { name: string; adapter: () => Promise<Ad
         expect((await b.session())?.user?.email).toBe("ann@example.com")
       })
 
+      it("logs name refusals by type and never carry a cookie, token or credential id value", async () => {
+        const { config, rec } = await setup(strategy)
+        const alice = await signUp(config, "alice@example.com")
+        const bob = await signUp(config, "bob@example.com")
+        const bobPasskey = (await bob.browser.account()).body.passkeys[0].id
+        await alice.browser.op("passkey-delete", { id: bobPasskey })
+        await alice.browser.op("passkey-delete", { id: "x" }, { "sec-fetch-site": "cross-site" })
+        const refusals = rec.calls.filter((c) => c.args[0] === "account-refused")
+        expect(refusals).toHaveLength(2)
+        expect(String(refusals[0]!.args[1])).toContain("AccountItemNotFound")
+        expect(String(refusals[1]!.args[1])).toContain("MissingCSRF")
+        const logged = JSON.stringify(rec.calls.map((c) => c.args.map(String)))
+        for (const value of [...alice.browser.cookies.values(), ...bob.browser.cookies.values()]) {
+          expect(logged).not.toContain(value)
+        }
+        expect(logged).not.toContain(bobPasskey)
+      })
+
       it("session-revoke ends another device; sessions-revoke-others ends all but this one", async () => {
         const { config } = await setup(strategy)
         const { browser: laptop, key } = await signUp(config, "ann@example.com")
