@@ -3,7 +3,7 @@
  * normalised, cookies built for both schemes, adapter wrapped, problems collected. Cached per
  * config object, so a request pays for none of this; the user's object is never modified.
  */
-import { type Adapter, adapterMethods } from "../../adapters.js"
+import { type Adapter, accountApiAdapterMethods, adapterMethods } from "../../adapters.js"
 import { AdapterError, type AuthError, InvalidConfiguration } from "../../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../../jwt.js"
 import type { ProviderConfig } from "../../providers/index.js"
@@ -14,6 +14,7 @@ import type {
   SessionRevocationMode,
   SessionStrategy,
 } from "../../types.js"
+import type { AccountOptions } from "../account/options.js"
 import { buildCookies } from "../cookies/defaults.js"
 import { generateSessionToken } from "../crypto/random.js"
 import { skipCSRFCheck } from "../csrf/skip.js"
@@ -31,6 +32,9 @@ export const DEFAULT_BASE_PATH = "/auth"
 /** The `jwt` callback when the app sets none: the token as it is. */
 export const defaultJwtCallback: Required<CallbacksOptions>["jwt"] = ({ token }) => token
 export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
+/** Ten minutes: long enough to finish an account change, short enough that a borrowed
+ * signed-in device cannot delete passkeys hours later. */
+export const DEFAULT_RECENT_AUTH_MAX_AGE = 10 * 60
 
 export interface ResolvedSessionOptions {
   readonly strategy: SessionStrategy
@@ -40,6 +44,8 @@ export interface ResolvedSessionOptions {
   readonly revocation: SessionRevocationMode
   readonly absoluteMaxAge: number | undefined
   readonly revocationFailure: "closed" | "open"
+  /** Seconds a sign-in counts as recent for account changes (default 600). */
+  readonly recentAuthMaxAge: number
 }
 
 export interface ResolvedConfig {
@@ -52,6 +58,7 @@ export interface ResolvedConfig {
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<Required<CallbacksOptions>>
   readonly events: Readonly<EventCallbacks>
+  readonly account: Readonly<AccountOptions>
   /** Wrapped: each call logs `adapter_<method>` at debug and failures become `AdapterError`. */
   readonly adapter: Adapter | undefined
   readonly logger: Logger
@@ -97,6 +104,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     revocation: config.session?.revocation ?? "reissue",
     absoluteMaxAge: config.session?.absoluteMaxAge,
     revocationFailure: config.session?.revocationFailure ?? "closed",
+    recentAuthMaxAge: config.session?.recentAuthMaxAge ?? DEFAULT_RECENT_AUTH_MAX_AGE,
   })
   const jwt: JWTOptions = Object.freeze({
     secret: [...secret],
@@ -131,6 +139,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
       jwt: config.callbacks?.jwt ?? defaultJwtCallback,
     }),
     events: Object.freeze({ ...config.events }),
+    account: Object.freeze({ ...config.account }),
     adapter,
     logger,
     pages: Object.freeze({ ...config.pages }),
@@ -229,7 +238,7 @@ export function adapterFailure(method: string, thrown: unknown): AdapterError {
 function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
   const wrapped: Record<string, unknown> = {}
   // `in`-style lookup, not Object.entries: class-based adapters keep methods on the prototype.
-  for (const name of adapterMethods) {
+  for (const name of [...adapterMethods, ...accountApiAdapterMethods]) {
     const method = (adapter as Record<string, unknown>)[name]
     if (typeof method !== "function") continue
     wrapped[name] = async (...args: unknown[]) => {

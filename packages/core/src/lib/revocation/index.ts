@@ -60,6 +60,7 @@ export async function newSessionClaims(
   config: ResolvedConfig,
   logger: Logger,
   userId: string | undefined,
+  userAgent?: string,
 ): Promise<Pick<JWT, "sid" | "auth_time" | "sv">> {
   const claims: Pick<JWT, "sid" | "auth_time" | "sv"> = {
     sid: crypto.randomUUID(),
@@ -75,6 +76,7 @@ export async function newSessionClaims(
       userId,
       authTime: claims.auth_time!,
       expires: sessionExpiry(config, claims.auth_time!, claims.auth_time!),
+      ...(userAgent === undefined ? {} : { userAgent }),
     })
   } catch (cause) {
     // A session that cannot learn the user's version could never be ended by "sign out
@@ -92,11 +94,21 @@ export function sessionExpiry(config: ResolvedConfig, now: number, authTime: num
   return absoluteMaxAge === undefined ? rolling : Math.min(rolling, authTime + absoluteMaxAge)
 }
 
-/** Whether the session is past `absoluteMaxAge` (tokens without `auth_time`: never). */
+/**
+ * Where `absoluteMaxAge` counts from: the sign-in (`auth_time`), or for a session whose
+ * sign-in time is unknown, when Latchkey first re-issued it (`sst`). `undefined`: neither yet.
+ */
+export function absoluteClockStart(token: JWT): number | undefined {
+  if (typeof token.auth_time === "number") return token.auth_time
+  return typeof token.sst === "number" ? token.sst : undefined
+}
+
+/** Whether the session is past `absoluteMaxAge` (tokens with no clock start yet: never). */
 export function pastAbsoluteEnd(config: ResolvedConfig, token: JWT, now: number): boolean {
   const { absoluteMaxAge } = config.session
-  if (absoluteMaxAge === undefined || typeof token.auth_time !== "number") return false
-  return token.auth_time + absoluteMaxAge <= now
+  const start = absoluteClockStart(token)
+  if (absoluteMaxAge === undefined || start === undefined) return false
+  return start + absoluteMaxAge <= now
 }
 
 export type RevocationCheck =
@@ -142,9 +154,34 @@ export async function touchSessionRecord(
     await revocationBackend(config).recordSession({
       sid: token.sid,
       userId: token.sub,
-      authTime: typeof token.auth_time === "number" ? token.auth_time : nowSeconds(),
+      // Display only (the list's "signed in"): the recent-sign-in rule reads the token itself.
+      authTime: absoluteClockStart(token) ?? nowSeconds(),
       expires,
+      lastSeen: nowSeconds(),
     })
+  } catch (cause) {
+    logger.error(asStoreError(cause))
+  }
+}
+
+/**
+ * A sign-in in a browser that already held a JWT session replaces it: the old `sid` is revoked,
+ * so a copy of the old cookie stops working (as the old row of a database session is deleted)
+ * and "your devices" does not list a session nobody holds any more. Logged, never fatal.
+ */
+export async function revokeReplacedSession(
+  config: ResolvedConfig,
+  logger: Logger,
+  previous: JWT | null,
+  next: string | undefined,
+): Promise<void> {
+  if (config.session.revocation === "off" || typeof previous?.sid !== "string") return
+  if (previous.sid === next) return
+  try {
+    await revocationBackend(config).revokeSession(
+      previous.sid,
+      nowSeconds() + tokenLifetime(config),
+    )
   } catch (cause) {
     logger.error(asStoreError(cause))
   }

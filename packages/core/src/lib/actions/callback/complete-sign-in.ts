@@ -9,6 +9,7 @@ import { AccessDenied, AuthError } from "../../../errors.js"
 import type { JWT } from "../../../jwt.js"
 import type { ProviderConfig } from "../../../providers/index.js"
 import type { CallbacksOptions } from "../../../types.js"
+import { coarseUserAgent } from "../../account/user-agent.js"
 import { addCookies, pageUrl, type RequestContext } from "../../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/session-store.js"
 import { emitEvent } from "../../events.js"
@@ -16,13 +17,16 @@ import { type Outcome, redirect } from "../../http/outcome.js"
 import { toLocation } from "../../redirect.js"
 import { issueWithinBudget } from "../../refresh/session-cookie.js"
 import { withSignInTokens } from "../../refresh/sign-in.js"
-import { newSessionClaims } from "../../revocation/index.js"
+import { newSessionClaims, revokeReplacedSession } from "../../revocation/index.js"
 import { sessionContext } from "../../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../../session/issue.js"
+import { decodeSessionCookie } from "../../session/jwt-session.js"
 import { resolveLogin } from "./handle-login.js"
 import type { SignInAttempt } from "./sign-in-attempt.js"
 
 export type { SignInAttempt } from "./sign-in-attempt.js"
+
+const userAgentOf = (ctx: RequestContext) => coarseUserAgent(ctx.request.headers.get("user-agent"))
 
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
 
@@ -40,7 +44,12 @@ export async function completeSignIn(
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {
-    const claims = await newSessionClaims(config, logger, user.id)
+    // Read before the new cookie replaces it (only when the browser sent one).
+    const previous =
+      presentSessionCookieNames(ctx.parsed.cookies, ctx.cookies.sessionToken.name).length > 0
+        ? await decodeSessionCookie(sctx)
+        : null
+    const claims = await newSessionClaims(config, logger, user.id, userAgentOf(ctx))
     const defaultToken: JWT = {
       name: user.name ?? null,
       email: user.email ?? null,
@@ -73,10 +82,11 @@ export async function completeSignIn(
           ? await issueJwtSession(sctx, session)
           : await issueWithinBudget(sctx, withTokens, provider.id),
       )
+      await revokeReplacedSession(config, logger, previous, claims.sid)
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
-    const { cookies } = await issueDatabaseSession(sctx, user.id)
+    const { cookies } = await issueDatabaseSession(sctx, user.id, { userAgent: userAgentOf(ctx) })
     addCookies(ctx, cookies)
   }
 

@@ -1,0 +1,73 @@
+/**
+ * Recent sign-in: whether the session's sign-in (`auth_time`, and how: `amr`) is fresh enough
+ * for a sensitive change (deleting a passkey, ending sessions, unlinking a provider, turning
+ * off a second factor). One rule for every caller: the account API, two-factor settings and
+ * app code through `requireRecentAuth`.
+ *
+ * A session whose sign-in time is unknown (issued by Auth.js, or a database row from an
+ * adapter without the column) is never recent: re-issuing it does not make it so.
+ */
+import type { AdapterSession } from "../../adapters.js"
+import { ReauthenticationRequired } from "../../errors.js"
+import { nowSeconds } from "../time.js"
+
+/** What a session knows about its sign-in. */
+export interface RecentAuthFacts {
+  /** Sign-in time, seconds since the epoch; absent when unknown. */
+  authTime?: number | undefined
+  /** Authentication methods of the sign-in (RFC 8176 values). */
+  amr?: readonly string[] | undefined
+}
+
+export interface RecentAuthPolicy {
+  /** Seconds after `authTime` during which the sign-in counts as recent. */
+  maxAge: number
+  /** `amr` values that must all be present (e.g. `["otp"]`). */
+  factors?: readonly string[] | undefined
+}
+
+export type RecentAuthVerdict =
+  | { recent: true }
+  | { recent: false; reason: "stale" | "missing-factor" | "unknown" }
+
+/** The verdict on `facts` at `now` (seconds). Unknown beats stale beats a missing factor. */
+export function recentAuthVerdict(
+  facts: RecentAuthFacts,
+  policy: RecentAuthPolicy,
+  now: number = nowSeconds(),
+): RecentAuthVerdict {
+  const { authTime, amr } = facts
+  if (typeof authTime !== "number" || !Number.isFinite(authTime)) {
+    return { recent: false, reason: "unknown" }
+  }
+  if (now - authTime > policy.maxAge) return { recent: false, reason: "stale" }
+  const factors = policy.factors ?? []
+  if (factors.some((f) => !amr?.includes(f))) return { recent: false, reason: "missing-factor" }
+  return { recent: true }
+}
+
+/** Throws `ReauthenticationRequired` (403, `details.reason`) unless the verdict is recent. */
+export function assertRecentAuth(facts: RecentAuthFacts, policy: RecentAuthPolicy): void {
+  const verdict = recentAuthVerdict(facts, policy)
+  if (verdict.recent) return
+  throw new ReauthenticationRequired(
+    verdict.reason === "unknown"
+      ? "This session's sign-in time is unknown: sign in again to continue"
+      : verdict.reason === "stale"
+        ? "The last sign-in is too long ago for this change: sign in again to continue"
+        : "This change needs a sign-in with another factor: sign in again with it",
+    { details: { reason: verdict.reason } },
+  )
+}
+
+/** The sign-in facts of a database session row (`authTime`, `amr` are optional columns). */
+export function databaseSessionFacts(session: AdapterSession): RecentAuthFacts {
+  const time = session.authTime
+  return {
+    authTime:
+      time instanceof Date && !Number.isNaN(time.getTime())
+        ? Math.floor(time.getTime() / 1000)
+        : undefined,
+    amr: Array.isArray(session.amr) ? session.amr : undefined,
+  }
+}
