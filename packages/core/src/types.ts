@@ -10,6 +10,7 @@ import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { AuthError } from "./errors.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Store } from "./lib/rate-limit/store.js"
+import type { TwoFactorOptions } from "./lib/two-factor/types.js"
 import type { Provider, ProviderType } from "./providers/index.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
@@ -82,6 +83,8 @@ export interface PagesOptions {
   verifyRequest?: string
   /** Where a user goes after their first sign-in (no built-in page). */
   newUser?: string
+  /** Latchkey: the second-factor code page (default: the built-in `{basePath}/two-factor`). */
+  twoFactor?: string
 }
 
 /** Options of one cookie, as written in `Set-Cookie`. */
@@ -290,4 +293,9 @@ export interface AuthConfig {
    * e.g. `RedisStore` from `@latchkey/store-redis`. See `@latchkey/core/store`.
    */
   store?: Store
+  /**
+   * Latchkey: two-factor sign-in (TOTP and recovery codes). Needs an adapter with the two-factor
+   * methods. See `TwoFactorOptions`.
+   */
+  twoFactor?: TwoFactorOptions
 }

@@ -23,6 +23,7 @@ import { skipCSRFCheck } from "../csrf/skip.js"
 import { createLogger, type Logger } from "../logger.js"
 import { defaultStore } from "../rate-limit/memory-store.js"
 import type { Store } from "../rate-limit/store.js"
+import { type ResolvedTwoFactor, resolveTwoFactor } from "../two-factor/config.js"
 import { defaultRedirect } from "../redirect.js"
 import { assertConfig } from "./assert.js"
 import { readProcessEnv } from "./env.js"
@@ -71,6 +72,8 @@ export interface ResolvedConfig {
   readonly store: Store
   /** Every configuration problem at once, or `undefined` when the config is usable. */
   readonly configError: InvalidConfiguration | undefined
+  /** Latchkey: `twoFactor`, resolved; `undefined` when two-factor sign-in is off. */
+  readonly twoFactor: ResolvedTwoFactor | undefined
 }
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
@@ -148,6 +151,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     store: config.store ?? defaultStore(),
     configError,
+    twoFactor: resolveTwoFactor(config.twoFactor),
   })
 }
 
