@@ -13,6 +13,7 @@ import { providersAction } from "./providers.js"
 import { getSessionAction, updateSessionAction } from "./session.js"
 import { signInAction } from "./signin/index.js"
 import { signOutAction } from "./signout.js"
+import { twoFactorGet, twoFactorPost } from "./two-factor.js"
 import { webauthnOptionsAction } from "./webauthn-options.js"
 
 export type Handler = (ctx: RequestContext) => Promise<Outcome>
@@ -28,6 +29,7 @@ export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
   "verify-request": { GET: verifyRequestPage },
   error: { GET: errorPage },
   "webauthn-options": { GET: webauthnOptionsAction },
+  "two-factor": { GET: twoFactorGet, POST: twoFactorPost },
 }
 
 /** The handler, or a `MethodNotAllowed` carrying the `Allow` header value. */

@@ -30,6 +30,7 @@ export async function issueJwtSession(sctx: SessionContext, token: JWT): Promise
 export async function issueDatabaseSession(
   sctx: SessionContext,
   userId: string,
+  facts: { amr?: string[] } = {},
 ): Promise<{ cookies: ResponseCookie[]; sessionToken: string; expires: Date }> {
   const { config } = sctx
   const adapter = config.adapter!
@@ -37,7 +38,16 @@ export async function issueDatabaseSession(
   const previous = sctx.requestCookies[name]
   const sessionToken = config.session.generateSessionToken()
   const expires = new Date((nowSeconds() + config.session.maxAge) * 1000)
-  const created = await adapter.createSession!({ sessionToken, userId, expires })
+  // Sign-in facts go only to adapters written for Latchkey (they have its optional methods):
+  // an Auth.js adapter may write every field it is given into an unknown column.
+  const latchkeyAdapter =
+    typeof adapter.listSessionsByUserId === "function" || typeof adapter.getTwoFactor === "function"
+  const created = await adapter.createSession!({
+    sessionToken,
+    userId,
+    expires,
+    ...(latchkeyAdapter ? { authTime: new Date(nowSeconds() * 1000), amr: facts.amr ?? null } : {}),
+  })
   if (previous && previous !== sessionToken) {
     try {
       await adapter.deleteSession!(previous)

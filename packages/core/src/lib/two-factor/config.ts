@@ -3,7 +3,12 @@
  * secrets in the adapter, so the check names every adapter method that is missing.
  */
 import { type Adapter, twoFactorAdapterMethods } from "../../adapters.js"
-import { type AuthError, InvalidParameter, MissingAdapter, MissingAdapterMethods } from "../../errors.js"
+import {
+  type AuthError,
+  InvalidParameter,
+  MissingAdapter,
+  MissingAdapterMethods,
+} from "../../errors.js"
 import type { TwoFactorOptions, TwoFactorRateLimitRule } from "./types.js"
 
 export const DEFAULT_TWO_FACTOR_RATE_LIMIT: Readonly<TwoFactorRateLimitRule> = Object.freeze({
@@ -20,7 +25,9 @@ export interface ResolvedTwoFactor {
   readonly onEvent: TwoFactorOptions["onEvent"]
 }
 
-export function resolveTwoFactor(options: TwoFactorOptions | undefined): ResolvedTwoFactor | undefined {
+export function resolveTwoFactor(
+  options: TwoFactorOptions | undefined,
+): ResolvedTwoFactor | undefined {
   if (options === undefined || options === null) return undefined
   return Object.freeze({
     issuer: typeof options.issuer === "string" ? options.issuer : "",
@@ -39,22 +46,35 @@ export function checkTwoFactor(
 ): void {
   if (options === undefined) return
   if (typeof options !== "object" || options === null) {
-    problems.push(new InvalidParameter("twoFactor", "must be an object such as { issuer: \"My app\" }"))
+    problems.push(
+      new InvalidParameter("twoFactor", 'must be an object such as { issuer: "My app" }'),
+    )
     return
   }
   if (typeof options.issuer !== "string" || options.issuer.trim() === "") {
-    problems.push(new InvalidParameter("twoFactor.issuer", "must name the app (shown in authenticator apps)"))
+    problems.push(
+      new InvalidParameter("twoFactor.issuer", "must name the app (shown in authenticator apps)"),
+    )
   }
   const { required, rateLimit, pendingMaxAge } = options
   if (required !== undefined && typeof required !== "boolean" && typeof required !== "function") {
-    problems.push(new InvalidParameter("twoFactor.required", "must be a boolean or a function of the user"))
+    problems.push(
+      new InvalidParameter("twoFactor.required", "must be a boolean or a function of the user"),
+    )
   }
   const positive = (n: unknown) => typeof n === "number" && Number.isFinite(n) && n > 0
   if (rateLimit !== undefined && !(positive(rateLimit?.limit) && positive(rateLimit?.windowMs))) {
-    problems.push(new InvalidParameter("twoFactor.rateLimit", "must be { limit, windowMs } with positive numbers"))
+    problems.push(
+      new InvalidParameter(
+        "twoFactor.rateLimit",
+        "must be { limit, windowMs } with positive numbers",
+      ),
+    )
   }
   if (pendingMaxAge !== undefined && !positive(pendingMaxAge)) {
-    problems.push(new InvalidParameter("twoFactor.pendingMaxAge", "must be a positive number of seconds"))
+    problems.push(
+      new InvalidParameter("twoFactor.pendingMaxAge", "must be a positive number of seconds"),
+    )
   }
   if (!adapter) {
     problems.push(

@@ -57,8 +57,11 @@ export function pendingCookie(ctx: Pick<RequestContext, "cookies" | "secureCooki
 export async function sealPending(
   ctx: RequestContext,
   state: Omit<PendingSecondFactor, "jti" | "exp">,
+  maxAge?: number,
 ): Promise<ResponseCookie[]> {
-  const { name, options } = pendingCookie(ctx)
+  const cookie = pendingCookie(ctx)
+  const { name } = cookie
+  const options = maxAge === undefined ? cookie.options : { ...cookie.options, maxAge }
   const value = await encode<PendingSecondFactor>({
     token: state,
     secret: [...ctx.config.secret],
@@ -67,6 +70,20 @@ export async function sealPending(
   })
   const present = presentSessionCookieNames(ctx.parsed.cookies, name)
   return writeSessionCookies(name, value, options, present)
+}
+
+/**
+ * A new cookie for the same pending step (new `jti`, same end): after a refused code the used
+ * one is spent, so every attempt needs the latest cookie and a copied one is worth nothing.
+ */
+export async function resealPending(
+  ctx: RequestContext,
+  state: PendingSecondFactor,
+): Promise<ResponseCookie[]> {
+  const { jti: _jti, exp, iat: _iat, ...rest } = state as PendingSecondFactor & { iat?: number }
+  const left = Math.floor((exp ?? 0) - Date.now() / 1000)
+  if (left <= 0) return clearPending(ctx)
+  return sealPending(ctx, rest, left)
 }
 
 export function clearPending(ctx: RequestContext): ResponseCookie[] {
@@ -89,7 +106,10 @@ export async function readPending(ctx: RequestContext): Promise<PendingSecondFac
       typeof state.jti === "string" &&
       (state.step === "verify" || state.step === "enroll") &&
       Array.isArray(state.amr) &&
-      typeof state.cb === "string"
+      typeof state.cb === "string" &&
+      // Exactly its lifetime: the decoder's clock leeway is for tokens from other machines.
+      typeof state.exp === "number" &&
+      state.exp * 1000 > Date.now()
     ) {
       return state
     }
@@ -117,7 +137,8 @@ export async function consumePending(
   ctx: RequestContext,
   state: PendingSecondFactor,
 ): Promise<void> {
-  const ttlMs = Math.max(0, (state.exp ?? 0) * 1000 - Date.now()) + (CLOCK_TOLERANCE_SECONDS + 1) * 1000
+  const ttlMs =
+    Math.max(0, (state.exp ?? 0) * 1000 - Date.now()) + (CLOCK_TOLERANCE_SECONDS + 1) * 1000
   const fresh = await ctx.config.store.consumeOnce(`2fa:pending:${state.jti}`, ttlMs)
   if (!fresh) {
     throw new InvalidTwoFactorCode("This second-factor step was already completed: sign in again", {

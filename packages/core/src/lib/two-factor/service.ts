@@ -81,7 +81,10 @@ async function emit(tctx: TwoFactorContext, event: TwoFactorEvent): Promise<void
     await tctx.twoFactor.onEvent(event)
   } catch (cause) {
     tctx.config.logger.error(
-      new EventError("The twoFactor.onEvent handler threw", { cause, details: { event: event.type } }),
+      new EventError("The twoFactor.onEvent handler threw", {
+        cause,
+        details: { event: event.type },
+      }),
     )
   }
 }
@@ -151,6 +154,7 @@ export async function confirmEnrollment(
     throw new TwoFactorStateError("No enrollment is waiting for its first code: start again")
   }
   await checkTotp(tctx, userId, record.secret, code)
+  await resetCodeAttempts(tctx, userId)
   await tctx.adapter.setTwoFactor({ ...record, enabledAt: new Date() })
   const codes = await replaceCodes(tctx, userId)
   await emit(tctx, { type: "enabled", userId })

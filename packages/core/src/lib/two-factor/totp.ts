@@ -46,7 +46,11 @@ export function totpCode(secret: string, timestampMs = Date.now()): string {
  * The time step `code` is valid for, within ±{@link TOTP_WINDOW} of `timestampMs`, or `null`.
  * Anything but exactly six digits is refused before any HMAC.
  */
-export function matchTotpStep(secret: string, code: string, timestampMs = Date.now()): number | null {
+export function matchTotpStep(
+  secret: string,
+  code: string,
+  timestampMs = Date.now(),
+): number | null {
   if (!/^[0-9]{6}$/.test(code)) return null
   const t = totp(secret)
   const delta = t.validate({ token: code, timestamp: timestampMs, window: TOTP_WINDOW })

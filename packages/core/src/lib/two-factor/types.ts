@@ -14,9 +14,8 @@ export interface TwoFactorRateLimitRule {
 /** The user as the policy sees them (the adapter's user record). */
 export interface TwoFactorPolicyUser {
   id: string
-  email?: string | null
-  name?: string | null
-  [key: string]: unknown
+  email?: string | null | undefined
+  name?: string | null | undefined
 }
 
 /** Something that happened to a user's second factor, for audit logs and notifications. */
