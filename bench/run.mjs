@@ -7,6 +7,7 @@ import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokensOffNode } from "./runtimes.mjs"
 import { benchTokens } from "./token.mjs"
+import { benchTwoFactor } from "./two-factor.mjs"
 
 const only = process.argv[2]
 const suites = {
@@ -18,6 +19,7 @@ const suites = {
   "qwik2-page": benchQwik2Pages,
   "access-token": benchAccessToken,
   revocation: benchRevocation,
+  "two-factor": benchTwoFactor,
 }
 
 console.log(
