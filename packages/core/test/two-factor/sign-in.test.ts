@@ -329,3 +329,19 @@ describe("two-factor configuration", () => {
     ).toContain("MissingAdapter")
   })
 })
+
+describe("re-enrolling", () => {
+  it("a new secret's code is accepted in the step the old one was used in", async () => {
+    const { config, adapter } = twoFactorConfig("jwt")
+    await withAlice(adapter)
+    const { jar } = await enrollAlice(config)
+    // Drop the enrollment (as disabling does) and enroll again within the same 30 s step.
+    await adapter.deleteTwoFactor!("user-alice")
+    const again = await postJson(config, "/auth/two-factor/enroll", jar)
+    const { secret } = (await again.json()) as { secret: string }
+    const confirm = await postJson(config, "/auth/two-factor/confirm", jar, {
+      code: totpCode(secret),
+    })
+    expect(confirm.status).toBe(200)
+  })
+})

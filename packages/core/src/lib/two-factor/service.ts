@@ -261,10 +261,11 @@ async function checkTotp(
   }
   const step = matchTotpStep(secret, normalizeTotpInput(typed))
   if (step === null) refuse("wrong-code", "The code is wrong or has expired")
-  // Remembered until the step can no longer be accepted (it leaves the ±window).
+  // Remembered until the step can no longer be accepted (it leaves the ±window). Keyed by the
+  // enrollment (its sealed secret), not the user alone: a new secret's codes are new codes.
   const ttlMs = (TOTP_WINDOW * 2 + 2) * TOTP_PERIOD * 1000
   const fresh = await tctx.config.store.consumeOnce(
-    `2fa:step:${await sha256Base64Url(userId)}:${step}`,
+    `2fa:step:${await sha256Base64Url(`${userId}\u0000${sealed}`)}:${step}`,
     ttlMs,
   )
   if (!fresh) refuse("code-reused", "This code was already used: wait for the next one")
