@@ -67,8 +67,10 @@ function eventFor(config: AuthConfig, jar: Jar, path = "/account/two-factor/") {
   return fake
 }
 
-const codeOf = (secret: string, offsetMs = 0) =>
-  new TOTP({ secret, digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetMs })
+function codeOf(secret: string, offsetMs = 0): string {
+  const totp = new TOTP({ secret, digits: 6, period: 30 })
+  return totp.generate({ timestamp: Date.now() + offsetMs })
+}
 
 describe("two-factor actions", () => {
   it("enrolls from a form post, confirms with the first code, and the loader shows it on", async () => {
