@@ -3,7 +3,7 @@
  * normalised, cookies built for both schemes, adapter wrapped, problems collected. Cached per
  * config object, so a request pays for none of this; the user's object is never modified.
  */
-import { type Adapter, adapterMethods } from "../../adapters.js"
+import { type Adapter, accountApiAdapterMethods, adapterMethods } from "../../adapters.js"
 import { AdapterError, type AuthError, InvalidConfiguration } from "../../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../../jwt.js"
 import type { ProviderConfig } from "../../providers/index.js"
@@ -17,6 +17,7 @@ import type {
   SessionStrategy,
   Theme,
 } from "../../types.js"
+import type { AccountOptions } from "../account/options.js"
 import { buildCookies } from "../cookies/defaults.js"
 import { generateSessionToken } from "../crypto/random.js"
 import { skipCSRFCheck } from "../csrf/skip.js"
@@ -59,6 +60,7 @@ export interface ResolvedConfig {
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<Required<CallbacksOptions>>
   readonly events: Readonly<EventCallbacks>
+  readonly account: Readonly<AccountOptions>
   /** Wrapped: each call logs `adapter_<method>` at debug and failures become `AdapterError`. */
   readonly adapter: Adapter | undefined
   readonly logger: Logger
@@ -141,6 +143,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
       jwt: config.callbacks?.jwt ?? defaultJwtCallback,
     }),
     events: Object.freeze({ ...config.events }),
+    account: Object.freeze({ ...config.account }),
     adapter,
     logger,
     pages: Object.freeze({ ...config.pages }),
@@ -240,7 +243,7 @@ export function adapterFailure(method: string, thrown: unknown): AdapterError {
 function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
   const wrapped: Record<string, unknown> = {}
   // `in`-style lookup, not Object.entries: class-based adapters keep methods on the prototype.
-  for (const name of adapterMethods) {
+  for (const name of [...adapterMethods, ...accountApiAdapterMethods]) {
     const method = (adapter as Record<string, unknown>)[name]
     if (typeof method !== "function") continue
     wrapped[name] = async (...args: unknown[]) => {

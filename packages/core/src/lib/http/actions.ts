@@ -10,6 +10,7 @@ export const AUTH_ACTIONS = [
   "verify-request",
   "error",
   "webauthn-options",
+  "account",
   "two-factor",
 ] as const
 
@@ -27,5 +28,7 @@ export const ACTIONS_WITH_PROVIDER: ReadonlySet<AuthAction> = new Set([
   "signin",
   "callback",
   "webauthn-options",
+  // The account change: `account/<op>`.
+  "account",
   "two-factor",
 ])

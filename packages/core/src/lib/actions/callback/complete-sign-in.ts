@@ -9,6 +9,7 @@ import { AccessDenied, AuthError } from "../../../errors.js"
 import type { JWT } from "../../../jwt.js"
 import type { ProviderConfig } from "../../../providers/index.js"
 import type { Account, CallbacksOptions, Profile, User } from "../../../types.js"
+import { coarseUserAgent } from "../../account/user-agent.js"
 import { addCookies, pageUrl, type RequestContext } from "../../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/session-store.js"
 import { emitEvent } from "../../events.js"
@@ -43,6 +44,8 @@ export interface SignInAttempt {
   /** How the first factor was proven (RFC 8176); default by provider kind (`pwd`, `email`, `fed`). */
   amr?: string[]
 }
+
+const userAgentOf = (ctx: RequestContext) => coarseUserAgent(ctx.request.headers.get("user-agent"))
 
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
 
@@ -122,7 +125,7 @@ export async function issueSignIn(
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {
-    const claims = await newSessionClaims(config, logger, user.id)
+    const claims = await newSessionClaims(config, logger, user.id, userAgentOf(ctx))
     const token =
       signIn.token ??
       (await runJwtCallback(ctx, signIn, { ...defaultTokenOf(user), ...claims, amr }))
@@ -150,7 +153,10 @@ export async function issueSignIn(
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
-    const { cookies } = await issueDatabaseSession(sctx, user.id, { amr })
+    const { cookies } = await issueDatabaseSession(sctx, user.id, {
+      userAgent: userAgentOf(ctx),
+      amr,
+    })
     addCookies(ctx, cookies)
   }
 
