@@ -87,6 +87,8 @@ for (const mode of ["dev", "production"] as const) {
         const pending = await context.cookies()
         expect(pending.find((c) => c.name === "authjs.session-token")).toBeUndefined()
         expect((await page.request.get("/auth/session").then((r) => r.json())) ?? null).toBeNull()
+        // The app's own page (useSession) sees no session either.
+        expect(await page.request.get("/").then((r) => r.text())).not.toContain("Signed in as")
         const wrong = codeFor(secret, 1) === "000000" ? "111111" : "000000"
         await page.fill('input[name="code"]', wrong)
         await submit(page, 'button:has-text("Verify")')
