@@ -8,7 +8,14 @@ import { Auth, getSession } from "../../src/index.js"
 import { decode, getToken } from "../../src/jwt.js"
 import { getAccessToken } from "../../src/lib/refresh/get-access-token.js"
 import { totpCode } from "../../src/lib/two-factor/totp.js"
-import { Jar, req, SECRET } from "../auth/helpers.js"
+import {
+  Jar,
+  req,
+  SECRET,
+  SECURE_ORIGIN,
+  setCookies,
+  signInWithCredentials,
+} from "../auth/helpers.js"
 import {
   enrollAlice,
   locationOf,
@@ -343,5 +350,24 @@ describe("re-enrolling", () => {
       code: totpCode(secret),
     })
     expect(confirm.status).toBe(200)
+  })
+})
+
+describe("the pending cookie", () => {
+  it("is HttpOnly, SameSite=Lax, short-lived, and __Secure- with Secure on https", async () => {
+    const { config, adapter } = twoFactorConfig("jwt")
+    await withAlice(adapter)
+    await enrollAlice(config)
+    const { res } = await signInWithCredentials(Auth, config, new Jar(), undefined, SECURE_ORIGIN)
+    const pending = setCookies(res).find((c) => c.name === `__Secure-${PENDING}`)
+    expect(pending).toBeDefined()
+    expect(pending!.attributes).toMatchObject({
+      httponly: true,
+      secure: true,
+      samesite: "Lax",
+      path: "/",
+      "max-age": "300",
+    })
+    expect(setCookies(res).some((c) => c.name.includes(SESSION) && c.value !== "")).toBe(false)
   })
 })
