@@ -15,6 +15,7 @@
 // biome-ignore-all lint/correctness/useQwikLoaderLocation: a library defines loaders and actions for the app, which re-exports them from src/routes/plugin@auth.ts (route boundary)
 import { globalAction$, routeLoader$, z, zod$ } from "@builder.io/qwik-city"
 import type { TwoFactorStatus } from "@latchkey/core"
+import { actionOptions, sessionLoaderOptions } from "./route-options.js"
 
 let serverModule: Promise<typeof import("./server.js")> | undefined
 
@@ -28,40 +29,45 @@ export function twoFactorActions() {
   /** The signed-in user's second factor (`enabled`, codes left, `required`), or `null`. */
   const useTwoFactorStatus = routeLoader$(
     async (event): Promise<TwoFactorStatus | null> => (await server()).loadTwoFactorStatus(event),
+    // One user's data: never in a shared cache (Qwik 2; nothing on Qwik City 1).
+    sessionLoaderOptions(),
   )
 
   /** Starts enrollment: returns `{ uri, qrSvg, secret }` (needs a recent sign-in). */
   const useEnrollTwoFactor = globalAction$(
     async (_input, event) => (await server()).twoFactorSettingsAction(event, "enroll", {}),
-    zod$({}),
+    actionOptions(zod$({}), useTwoFactorStatus),
   )
 
   /** Confirms enrollment with the first code: returns `{ recoveryCodes }`, shown once. */
   const useConfirmTwoFactor = globalAction$(
     async (input, event) =>
       (await server()).twoFactorSettingsAction(event, "confirm", { code: input.code }),
-    zod$({ code: z.string().trim().min(6).max(16) }),
+    actionOptions(zod$({ code: z.string().trim().min(6).max(16) }), useTwoFactorStatus),
   )
 
   /** Turns two-factor sign-in off (needs a recent sign-in with the second factor). */
   const useDisableTwoFactor = globalAction$(
     async (_input, event) => (await server()).twoFactorSettingsAction(event, "disable", {}),
-    zod$({}),
+    actionOptions(zod$({}), useTwoFactorStatus),
   )
 
   /** A new set of recovery codes, replacing the old (needs a recent sign-in with the factor). */
   const useRegenerateRecoveryCodes = globalAction$(
     async (_input, event) => (await server()).twoFactorSettingsAction(event, "regenerate", {}),
-    zod$({}),
+    actionOptions(zod$({}), useTwoFactorStatus),
   )
 
   /** The code of a pending sign-in, for an app's own `pages.twoFactor`. */
   const useVerifyTwoFactor = globalAction$(
     async (input, event) => (await server()).verifyTwoFactorAction(event, input),
-    zod$({
-      code: z.string().trim().max(16).optional(),
-      recoveryCode: z.string().trim().max(32).optional(),
-    }),
+    actionOptions(
+      zod$({
+        code: z.string().trim().max(16).optional(),
+        recoveryCode: z.string().trim().max(32).optional(),
+      }),
+      useTwoFactorStatus,
+    ),
   )
 
   return {

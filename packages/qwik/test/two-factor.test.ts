@@ -115,7 +115,7 @@ describe("two-factor actions", () => {
       eventFor(config, jar).event as never,
       "disable",
       {},
-    )) as { status: number; error: { type: string }; signInUrl: string }
+    )) as unknown as { status: number; error: { type: string }; signInUrl: string }
     expect(refused).toMatchObject({ status: 403, error: { type: "ReauthenticationRequired" } })
     expect(refused.signInUrl).toBe("/auth/signin?callbackUrl=%2Faccount%2Ftwo-factor%2F&reauth=1")
 
@@ -162,7 +162,7 @@ describe("two-factor actions", () => {
       eventFor(config, jar).event as never,
       "enroll",
       {},
-    )) as {
+    )) as unknown as {
       status: number
       signInUrl: string
     }
