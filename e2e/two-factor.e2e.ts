@@ -9,7 +9,13 @@ import { TOTP } from "otpauth"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { launch, open, pageErrors } from "./browser.js"
-import { createApp, type FixtureApp, type RunningApp, removeFixtures } from "./fixture-apps.js"
+import {
+  createApp,
+  type FixtureApp,
+  type RunningApp,
+  removeFixtures,
+  typeCheck,
+} from "./fixture-apps.js"
 import { ADA, serveApp, signInWith } from "./quickstart-flows.js"
 
 const SETUP_TIMEOUT = 240_000
@@ -47,6 +53,10 @@ async function signOut(page: Page) {
   await submit(page, 'button:has-text("Sign out")')
   await page.getByRole("button", { name: "Sign in" }).waitFor()
 }
+
+it("the fixture type-checks as written (tsc --noEmit)", async () => {
+  await expect(typeCheck(app)).resolves.toBeUndefined()
+}, 120_000)
 
 for (const mode of ["dev", "production"] as const) {
   describe(`two-factor sign-in, ${mode}`, () => {
