@@ -8,6 +8,7 @@ import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokensOffNode } from "./runtimes.mjs"
 import { benchTokens } from "./token.mjs"
+import { benchTwoFactor } from "./two-factor.mjs"
 
 const only = process.argv[2]
 const suites = {
@@ -20,6 +21,7 @@ const suites = {
   "access-token": benchAccessToken,
   revocation: benchRevocation,
   passkey: benchPasskeys,
+  "two-factor": benchTwoFactor,
 }
 
 console.log(

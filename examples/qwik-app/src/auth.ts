@@ -80,6 +80,9 @@ export const authConfig: QwikAuthConfig = {
   experimental: { enableWebAuthn: true },
   adapter,
   session: { strategy: "database" },
+  // Two-factor sign-in, turned on per user on /account/two-factor/ (sealed secret and hashed
+  // recovery codes in PGlite, migration 0006).
+  twoFactor: { issuer: "Latchkey demo" },
   // After asking for a link: the demo's own page, which points to the dev mailbox.
   pages: { signIn: "/signin/", verifyRequest: "/verify-request/" },
   // The Node server only listens on loopback and Qwik City derives the origin it checks actions

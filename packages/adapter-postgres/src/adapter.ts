@@ -5,10 +5,11 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterSessionRecord,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "@latchkey/core/adapters"
-import { type Queryable, query, type Row } from "./client.js"
+import { type Queryable, query, type Row, transaction } from "./client.js"
 import { adapterRefusal, toAdapterError } from "./errors.js"
 import {
   accountParams,
@@ -54,6 +55,12 @@ export interface PostgresAdapterOptions {
    * refused at start-up rather than failing at sign-in.
    */
   authenticators?: boolean
+  /**
+   * Whether the two-factor methods are offered (tables of migration 0006). Default `true`;
+   * set `false` for a database that `migrate()` was not run on, so a `twoFactor` configuration
+   * is refused at start-up (naming the methods) rather than failing at sign-in.
+   */
+  twoFactor?: boolean
   /**
    * Whether the session revocation methods are offered (tables of migration 0004). Default
    * `true`; set `false` for a database that `migrate()` was not run on: revocation state then
@@ -110,6 +117,53 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
       } catch (error) {
         throw toAdapterError(method, error)
       }
+    }
+  }
+
+  function twoFactorMethods(): Partial<Adapter> {
+    return {
+      getTwoFactor: guarded("getTwoFactor", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return null
+        const row = await first(sql.getTwoFactor, [dbId])
+        if (!row) return null
+        return {
+          userId,
+          secret: String(row.secret),
+          enabledAt: row.enabledAt == null ? null : toDate(row.enabledAt),
+        }
+      }),
+      setTwoFactor: guarded("setTwoFactor", async (record: AdapterTwoFactor) => {
+        const dbId = toDbId(record.userId)
+        if (dbId === null) throw adapterRefusal("setTwoFactor", "no such user")
+        await rows(sql.setTwoFactor, [dbId, record.secret, record.enabledAt])
+      }),
+      deleteTwoFactor: guarded("deleteTwoFactor", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId !== null) await rows(sql.deleteTwoFactor, [dbId])
+      }),
+      replaceRecoveryCodes: guarded(
+        "replaceRecoveryCodes",
+        async (userId: string, codeHashes: readonly string[]) => {
+          const dbId = toDbId(userId)
+          if (dbId === null) throw adapterRefusal("replaceRecoveryCodes", "no such user")
+          // One transaction: the old set never coexists with the new one, nor is lost without it.
+          await transaction(client, timeoutMs, async (connection) => {
+            await connection.query(sql.deleteRecoveryCodes, [dbId])
+            await connection.query(sql.insertRecoveryCodes, [dbId, [...codeHashes]])
+          })
+        },
+      ),
+      useRecoveryCode: guarded("useRecoveryCode", async (userId: string, codeHash: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return false
+        return (await rows(sql.useRecoveryCode, [dbId, codeHash])).length > 0
+      }),
+      countRecoveryCodes: guarded("countRecoveryCodes", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return 0
+        return Number((await first(sql.countRecoveryCodes, [dbId]))?.n ?? 0)
+      }),
     }
   }
 
@@ -329,6 +383,7 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     Object.assign(adapter, accountMethods())
     if (options.revocation !== false) Object.assign(adapter, fullSessionRecordMethods())
   }
+  if (options.twoFactor !== false) Object.assign(adapter, twoFactorMethods())
 
   if (options.authenticators === false) return adapter
 

@@ -30,6 +30,7 @@ const migrationFiles = [
   "0002_authenticators.sql",
   "0004_revocation.sql",
   "0005_account.sql",
+  "0006_two_factor.sql",
 ] as const
 
 /** Reads the migration files shipped in the package (Node.js only, like `pg` itself). */

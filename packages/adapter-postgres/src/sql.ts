@@ -169,6 +169,25 @@ export const sql = {
 
   listSessionRecordsFull: `SELECT sid, "userId", "authTime", expires, "lastSeenAt", "userAgent"
     FROM session_records WHERE "userId" = $1 AND expires > now() ORDER BY "authTime", sid`,
+  // Two-factor sign-in (migration 0006). The secret arrives sealed, codes arrive hashed.
+  getTwoFactor: `SELECT "userId", secret, "enabledAt" FROM two_factor WHERE "userId" = $1`,
+
+  setTwoFactor: `INSERT INTO two_factor ("userId", secret, "enabledAt") VALUES ($1, $2, $3)
+    ON CONFLICT ("userId") DO UPDATE SET secret = EXCLUDED.secret, "enabledAt" = EXCLUDED."enabledAt"`,
+
+  deleteTwoFactor: `WITH codes AS (DELETE FROM two_factor_recovery_codes WHERE "userId" = $1)
+    DELETE FROM two_factor WHERE "userId" = $1`,
+
+  deleteRecoveryCodes: `DELETE FROM two_factor_recovery_codes WHERE "userId" = $1`,
+
+  insertRecoveryCodes: `INSERT INTO two_factor_recovery_codes ("userId", "codeHash")
+    SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+
+  // DELETE … RETURNING: of two concurrent uses of one code, only one gets the row.
+  useRecoveryCode: `DELETE FROM two_factor_recovery_codes WHERE "userId" = $1 AND "codeHash" = $2
+    RETURNING 1 AS used`,
+
+  countRecoveryCodes: `SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE "userId" = $1`,
 
   createVerificationToken: `INSERT INTO verification_token (identifier, expires, token)
     VALUES ($1, $2, $3) RETURNING identifier, expires, token`,

@@ -18,7 +18,7 @@ for (const backend of backends) {
 
     it("creates the Auth.js tables, the authenticators and revocation tables, and records the versions", async () => {
       db = await backend.create()
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6] })
       expect(await tablesOf(db)).toEqual([
         "accounts",
         "authenticators",
@@ -26,6 +26,8 @@ for (const backend of backends) {
         "revoked_sessions",
         "session_records",
         "sessions",
+        "two_factor",
+        "two_factor_recovery_codes",
         "user_session_versions",
         "users",
         "verification_token",
@@ -36,6 +38,7 @@ for (const backend of backends) {
         { version: 2, name: "authenticators" },
         { version: 4, name: "revocation" },
         { version: 5, name: "account" },
+        { version: 6, name: "two_factor" },
       ])
     })
 
@@ -110,10 +113,10 @@ for (const backend of backends) {
       const clients = [db.client, db.another(), db.another()]
       const results = await Promise.all(clients.map((client) => migrate(client)))
       // Exactly one instance applied the migrations; the others waited on the lock, then saw them.
-      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4, 5] }])
+      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4, 5, 6] }])
       expect(results.filter((r) => r.applied.length === 0)).toHaveLength(2)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 4 }])
-      expect(await tablesOf(db)).toHaveLength(9)
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 5 }])
+      expect(await tablesOf(db)).toHaveLength(11)
     })
 
     it("works on a single connection (a pg Client), not only on a pool", async () => {
@@ -122,8 +125,8 @@ for (const backend of backends) {
         await migrate(connection),
         await migrate(connection),
       ])
-      expect(results).toEqual([{ applied: [1, 2, 4, 5] }, { applied: [] }])
-      expect(await tablesOf(db)).toHaveLength(9)
+      expect(results).toEqual([{ applied: [1, 2, 4, 5, 6] }, { applied: [] }])
+      expect(await tablesOf(db)).toHaveLength(11)
     })
 
     it("looks session tokens up through a unique index", async () => {
@@ -161,7 +164,7 @@ for (const backend of backends) {
         `INSERT INTO sessions ("userId", expires, "sessionToken")
          VALUES (1, now() + interval '1 day', 'plain-token')`,
       )
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6] })
       expect(await tablesOf(db)).toContain("authenticators")
       const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
       const found = await adapter.getSessionAndUser!("plain-token")
@@ -188,6 +191,7 @@ for (const backend of backends) {
         [2, "authenticators"],
         [4, "revocation"],
         [5, "account"],
+        [6, "two_factor"],
       ])
       for (const m of migrations) expect(m.sql).toMatch(/(CREATE TABLE|ADD COLUMN) IF NOT EXISTS/)
     })

@@ -5,8 +5,12 @@
  *
  * @module @latchkey/core/adapters
  */
+
+import type { AdapterTwoFactor } from "./lib/two-factor/types.js"
 import type { Awaitable } from "./lib/types/awaitable.js"
 import type { Account, User } from "./lib/types/records.js"
+
+export type { AdapterTwoFactor }
 
 /** A user as stored: `id` and `email` always present, `emailVerified` set by email sign-in. */
 export interface AdapterUser extends User {
@@ -143,7 +147,35 @@ export interface Adapter {
   createSessionRecord?(record: AdapterSessionRecord): Awaitable<void>
   /** The user's records that have not expired, oldest sign-in first. */
   listSessionRecords?(userId: string): Awaitable<AdapterSessionRecord[]>
+
+  // Two-factor sign-in (Latchkey only). Optional: all six are needed when `twoFactor` is set.
+  // The secret arrives sealed and recovery codes arrive hashed: the adapter stores them as given.
+  /** The user's TOTP enrollment (confirmed or not), or `null`. */
+  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  /** Creates or replaces the user's enrollment. */
+  setTwoFactor?(record: AdapterTwoFactor): Awaitable<void>
+  /** Forgets the user's enrollment and every recovery code. */
+  deleteTwoFactor?(userId: string): Awaitable<void>
+  /** Replaces the user's recovery codes (hashes) with `codeHashes`. */
+  replaceRecoveryCodes?(userId: string, codeHashes: readonly string[]): Awaitable<void>
+  /**
+   * Deletes the code `codeHash` of the user and says whether it was there, in one step, so two
+   * concurrent uses never both succeed.
+   */
+  useRecoveryCode?(userId: string, codeHash: string): Awaitable<boolean>
+  /** How many recovery codes the user has left. */
+  countRecoveryCodes?(userId: string): Awaitable<number>
 }
+
+/** The optional methods two-factor sign-in (`twoFactor`) needs. */
+export const twoFactorAdapterMethods = [
+  "getTwoFactor",
+  "setTwoFactor",
+  "deleteTwoFactor",
+  "replaceRecoveryCodes",
+  "useRecoveryCode",
+  "countRecoveryCodes",
+] as const satisfies readonly (keyof Adapter)[]
 
 /** The methods of users, accounts, sessions and verification tokens, in one list. */
 export const accountAdapterMethods = [
@@ -194,6 +226,7 @@ export const adapterMethods = [
   ...refreshAdapterMethods,
   ...revocationAdapterMethods,
   "deleteUserSessions",
+  ...twoFactorAdapterMethods,
 ] as const
 
 /** Whether a value is a `Date` that holds a real time. */

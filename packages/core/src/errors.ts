@@ -63,6 +63,8 @@ export type ErrorType =
   | "UntrustedHost"
   | "Verification"
   | "WebAuthnVerificationError"
+  | "InvalidTwoFactorCode"
+  | "TwoFactorStateError"
 
 /** Extra facts about an error, kept for logs. Never put a token, cookie value or secret here. */
 export interface ErrorDetails {
@@ -389,6 +391,27 @@ export class Verification extends AuthError {
 /** A WebAuthn registration or authentication response did not verify. */
 export class WebAuthnVerificationError extends AuthError {
   static override type: ErrorType = "WebAuthnVerificationError"
+}
+
+/**
+ * Two-factor sign-in: the code (or recovery code) is wrong, was already used in its time step,
+ * or the second-factor step has expired or was already completed (`details.reason` says which;
+ * the message never carries the code). The user types a new code or signs in again.
+ */
+export class InvalidTwoFactorCode extends SignInError {
+  static override type: ErrorType = "InvalidTwoFactorCode"
+  static override clientSafe = true
+  static override warning: WarningCode | undefined = "credentials-refused"
+}
+
+/**
+ * A two-factor operation that does not fit the user's state: enabling when it is on, confirming
+ * with no enrollment started, disabling or regenerating when it is off (409).
+ */
+export class TwoFactorStateError extends AuthError {
+  static override type: ErrorType = "TwoFactorStateError"
+  static override clientSafe = true
+  readonly status = 409
 }
 
 /**

@@ -44,6 +44,15 @@ export { listUserSessions, revokeSession, revokeUserSessions } from "./lib/revoc
 export type { SessionRecord } from "./lib/revocation/backend.js"
 export { getSession } from "./lib/session/get-session.js"
 export type {
+  AdapterTwoFactor,
+  TwoFactorEnrollment,
+  TwoFactorEvent,
+  TwoFactorOptions,
+  TwoFactorPolicyUser,
+  TwoFactorRateLimitRule,
+  TwoFactorStatus,
+} from "./lib/two-factor/types.js"
+export type {
   CommonProviderOptions,
   CredentialInput,
   CredentialsConfig,

@@ -10,6 +10,7 @@ import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { AuthError } from "./errors.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Store } from "./lib/rate-limit/store.js"
+import type { TwoFactorOptions } from "./lib/two-factor/types.js"
 import type { Awaitable } from "./lib/types/awaitable.js"
 import type { PartialCookiesOptions } from "./lib/types/cookies.js"
 import type { PagesOptions, Theme } from "./lib/types/pages.js"
@@ -177,4 +178,9 @@ export interface AuthConfig {
   store?: Store
   /** The account API (`{basePath}/account`): see `AccountOptions`. */
   account?: import("./lib/account/options.js").AccountOptions
+  /**
+   * Latchkey: two-factor sign-in (TOTP and recovery codes). Needs an adapter with the two-factor
+   * methods. See `TwoFactorOptions`.
+   */
+  twoFactor?: TwoFactorOptions
 }

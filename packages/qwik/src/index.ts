@@ -24,4 +24,6 @@ export {
 export { QwikAuth$, QwikAuthQrl, routeAuth$, routeAuthQrl } from "./qwik-auth.js"
 export { getSessionData } from "./session-data.js"
 export { LEGACY_SESSION_KEY, SESSION_KEY } from "./shared-map.js"
+export { twoFactorActions } from "./two-factor.js"
+export type { TwoFactorActionFailure, TwoFactorErrorType } from "./two-factor-server.js"
 export type { GetSessionResult, QwikAuthConfig, ResponseCookie, SessionOf } from "./types.js"

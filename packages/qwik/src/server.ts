@@ -13,6 +13,12 @@ import type { SignInInput, SignOutInput, UpdateSessionInput } from "./schemas.js
 import { loadSession } from "./session.js"
 import { hasSession, readSessionFromMap } from "./shared-map.js"
 
+export {
+  loadTwoFactorStatus,
+  twoFactorSettingsAction,
+  verifyTwoFactorAction,
+} from "./two-factor-server.js"
+
 type ConfigQrl = QRL<QwikAuthConfigFn> | undefined
 
 /** `onRequest` of the plugin. */

@@ -11,6 +11,7 @@ export const Header = component$(() => {
     { href: "/", label: "Home" },
     { href: "/protected/", label: "Protected" },
     { href: "/profile/", label: "Profile" },
+    { href: "/account/two-factor/", label: "Two-factor" },
     { href: "/provider/", label: "Provider" },
   ]
   return (

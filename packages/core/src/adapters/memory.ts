@@ -16,6 +16,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterSessionRecord,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "../adapters.js"
@@ -44,6 +45,8 @@ export function MemoryAdapter(): Adapter {
   const revokedSessions = new Map<string, number>()
   const sessionVersions = new Map<string, number>()
   const sessionRecords = new Map<string, AdapterSessionRecord>()
+  const twoFactors = new Map<string, AdapterTwoFactor>()
+  const recoveryCodes = new Map<string, Set<string>>()
 
   const findUser = (id: string | undefined) =>
     id === undefined ? null : copy(users.get(id) ?? null)
@@ -91,6 +94,8 @@ export function MemoryAdapter(): Adapter {
       for (const [key, authenticator] of authenticators) {
         if (authenticator.userId === userId) authenticators.delete(key)
       }
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
       return copy(user)
     },
 
@@ -295,6 +300,33 @@ export function MemoryAdapter(): Adapter {
       if (!found || found.userId !== userId) return false
       authenticators.set(credentialID, { ...found, name })
       return true
+    },
+
+    // Two-factor sign-in: the sealed secret and the recovery code hashes, stored as given.
+    getTwoFactor(userId) {
+      return copy(twoFactors.get(userId) ?? null)
+    },
+
+    setTwoFactor(record) {
+      twoFactors.set(record.userId, copy(record))
+    },
+
+    deleteTwoFactor(userId) {
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
+    },
+
+    replaceRecoveryCodes(userId, codeHashes) {
+      recoveryCodes.set(userId, new Set(codeHashes))
+    },
+
+    useRecoveryCode(userId, codeHash) {
+      // Check and delete in one synchronous step: two uses never both find it.
+      return recoveryCodes.get(userId)?.delete(codeHash) ?? false
+    },
+
+    countRecoveryCodes(userId) {
+      return recoveryCodes.get(userId)?.size ?? 0
     },
   }
 }

@@ -14,6 +14,7 @@ import { providersAction } from "./providers.js"
 import { getSessionAction, updateSessionAction } from "./session.js"
 import { signInAction } from "./signin/index.js"
 import { signOutAction } from "./signout.js"
+import { twoFactorGet, twoFactorPost } from "./two-factor.js"
 import { webauthnOptionsAction } from "./webauthn-options.js"
 
 export type Handler = (ctx: RequestContext) => Promise<Outcome>
@@ -30,6 +31,7 @@ export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
   error: { GET: errorPage },
   "webauthn-options": { GET: webauthnOptionsAction },
   account: { GET: getAccountAction, POST: postAccountAction },
+  "two-factor": { GET: twoFactorGet, POST: twoFactorPost },
 }
 
 /** The handler, or a `MethodNotAllowed` carrying the `Allow` header value. */

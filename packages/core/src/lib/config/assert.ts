@@ -17,6 +17,7 @@ import {
 import type { ProviderConfig } from "../../providers/index.js"
 import type { AuthConfig } from "../../types.js"
 import { missingClientCredentials } from "../oauth/provider.js"
+import { checkTwoFactor } from "../two-factor/config.js"
 import type { WarningCode } from "../warnings.js"
 import { type EnvObject, envKey } from "./env.js"
 
@@ -102,6 +103,7 @@ export function assertConfig(
   checkPages(config, problems)
   checkProviders(config, input, problems, warnings)
   checkAdapter(config.adapter, input, problems)
+  checkTwoFactor(config.twoFactor, config.adapter, problems)
   return { problems, warnings }
 }
 

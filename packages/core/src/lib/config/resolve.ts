@@ -22,6 +22,7 @@ import { createLogger, type Logger } from "../logger.js"
 import { defaultStore } from "../rate-limit/memory-store.js"
 import type { Store } from "../rate-limit/store.js"
 import { defaultRedirect } from "../redirect.js"
+import { type ResolvedTwoFactor, resolveTwoFactor } from "../two-factor/config.js"
 import type { CookiesOptions } from "../types/cookies.js"
 import type { PagesOptions, Theme } from "../types/pages.js"
 import { assertConfig } from "./assert.js"
@@ -77,6 +78,8 @@ export interface ResolvedConfig {
   readonly store: Store
   /** Every configuration problem at once, or `undefined` when the config is usable. */
   readonly configError: InvalidConfiguration | undefined
+  /** Latchkey: `twoFactor`, resolved; `undefined` when two-factor sign-in is off. */
+  readonly twoFactor: ResolvedTwoFactor | undefined
 }
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
@@ -156,6 +159,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     store: config.store ?? defaultStore(),
     configError,
+    twoFactor: resolveTwoFactor(config.twoFactor),
   })
 }
 

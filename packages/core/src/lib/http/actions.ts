@@ -11,6 +11,7 @@ export const AUTH_ACTIONS = [
   "error",
   "webauthn-options",
   "account",
+  "two-factor",
 ] as const
 
 export type AuthAction = (typeof AUTH_ACTIONS)[number]
@@ -29,4 +30,5 @@ export const ACTIONS_WITH_PROVIDER: ReadonlySet<AuthAction> = new Set([
   "webauthn-options",
   // The account change: `account/<op>`.
   "account",
+  "two-factor",
 ])

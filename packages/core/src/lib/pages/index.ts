@@ -11,4 +11,12 @@ export { escapeHtml } from "./escape.js"
 export type { PageResponse, PageTheme } from "./layout.js"
 export { type PageProvider, renderSignInPage, type SignInPageProps } from "./sign-in.js"
 export { renderSignOutPage, type SignOutPageProps } from "./sign-out.js"
+export {
+  type RecoveryCodesPageProps,
+  renderRecoveryCodesPage,
+  renderTwoFactorCodePage,
+  renderTwoFactorEnrollPage,
+  type TwoFactorCodePageProps,
+  type TwoFactorEnrollPageProps,
+} from "./two-factor.js"
 export { renderVerifyRequestPage, type VerifyRequestPageProps } from "./verify-request.js"

@@ -63,6 +63,7 @@ const signInMessages: MessageTable = {
   InvalidCheck: checkFailed,
   StoreError: storeUnavailable,
   StoreTimeout: storeUnavailable,
+  InvalidTwoFactorCode: "The second-factor step expired or was already used. Sign in again.",
 }
 
 /** The sign-in banner text for `error`: a listed message, or the generic one. */

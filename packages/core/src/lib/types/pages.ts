@@ -16,4 +16,6 @@ export interface PagesOptions {
   verifyRequest?: string
   /** Where a user goes after their first sign-in (no built-in page). */
   newUser?: string
+  /** Latchkey: the second-factor code page (default: the built-in `{basePath}/two-factor`). */
+  twoFactor?: string
 }

@@ -144,6 +144,7 @@ async function authenticate(
     throw refuse(ceremony, "This passkey is not registered with this site", "unknown-credential")
   }
   let newCounter: number
+  let userVerified: boolean
   try {
     const verification = await verifyAuthenticationResponse({
       response,
@@ -157,6 +158,7 @@ async function authenticate(
     })
     if (!verification.verified) throw new Error("signature")
     newCounter = verification.authenticationInfo.newCounter
+    userVerified = verification.authenticationInfo.userVerified === true
   } catch (error) {
     throw verificationFailed(ceremony, error)
   }
@@ -169,6 +171,7 @@ async function authenticate(
     user,
     account: webauthnAccount(provider, credentialID),
     callbackUrl: ceremony.callbackUrl,
+    amr: passkeyAmr(userVerified),
     afterLogin: async () => {
       await adapter.updateAuthenticatorCounter!(credentialID, newCounter)
     },
@@ -210,6 +213,7 @@ async function register(ceremony: Ceremony, response: RegistrationResponseJSON):
     user,
     account: webauthnAccount(provider, credentialID),
     callbackUrl: ceremony.callbackUrl,
+    amr: passkeyAmr(info.userVerified === true),
     afterLogin: async (owner) => {
       await adapter.createAuthenticator!({
         credentialID,
@@ -228,4 +232,12 @@ async function register(ceremony: Ceremony, response: RegistrationResponseJSON):
 /** The account row of a passkey, as Auth.js writes it. */
 function webauthnAccount(provider: WebAuthnConfig, credentialID: string): Account {
   return { provider: provider.id, type: "webauthn", providerAccountId: credentialID }
+}
+
+/**
+ * A passkey is something the user has (`hwk`); with user verification (PIN or biometric) also
+ * something they know or are (`user`), which makes it multi-factor on its own (`mfa`).
+ */
+function passkeyAmr(userVerified: boolean): string[] {
+  return userVerified ? ["hwk", "user", "mfa"] : ["hwk"]
 }

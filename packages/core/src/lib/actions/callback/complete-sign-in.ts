@@ -21,6 +21,10 @@ import { newSessionClaims, revokeReplacedSession } from "../../revocation/index.
 import { sessionContext } from "../../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../../session/issue.js"
 import { decodeSessionCookie } from "../../session/jwt-session.js"
+import { sealPending } from "../../two-factor/pending.js"
+import { firstFactorAmr, secondFactorDue } from "../../two-factor/sign-in-step.js"
+import { twoFactorPageUrl } from "../../two-factor/urls.js"
+import type { Account, Profile, User } from "../../types/records.js"
 import { resolveLogin } from "./handle-login.js"
 import type { SignInAttempt } from "./sign-in-attempt.js"
 
@@ -35,12 +39,74 @@ export async function completeSignIn(
   provider: ProviderConfig,
   attempt: SignInAttempt,
 ): Promise<Outcome> {
-  const { config, logger } = ctx
   const detour = await runSignInCallback(ctx, attempt)
   if (detour !== undefined) return redirect(detour)
 
   const { user, account, isNewUser } = await resolveLogin(ctx, provider, attempt)
   await attempt.afterLogin?.(user)
+  const amr = attempt.amr ?? firstFactorAmr(provider)
+  const signIn: VerifiedSignIn = {
+    user,
+    account,
+    ...(attempt.profile ? { profile: attempt.profile } : {}),
+    isNewUser,
+    amr,
+    callbackUrl: attempt.callbackUrl,
+  }
+  const due = await secondFactorDue(ctx, user, amr)
+  if (due !== undefined) return startSecondFactor(ctx, provider, signIn, due)
+  return issueSignIn(ctx, provider, signIn)
+}
+
+/** A sign-in whose factors are all verified: what the session is issued from. */
+export interface VerifiedSignIn {
+  user: User
+  account: Account | null
+  profile?: Profile
+  isNewUser: boolean
+  /** How the user signed in (RFC 8176): goes into the JWT / the database row. */
+  amr: string[]
+  callbackUrl: string
+  /**
+   * JWT sessions completed after a second factor: the token the `jwt` callback built at the
+   * first factor (the callback is not run twice).
+   */
+  token?: JWT
+}
+
+function defaultTokenOf(user: User): JWT {
+  return {
+    name: user.name ?? null,
+    email: user.email ?? null,
+    picture: user.image ?? null,
+    sub: user.id,
+  }
+}
+
+async function runJwtCallback(ctx: RequestContext, signIn: VerifiedSignIn, token: JWT) {
+  const { user, account, profile, isNewUser } = signIn
+  return ctx.config.callbacks.jwt({
+    token,
+    user,
+    account,
+    ...(profile ? { profile } : {}),
+    isNewUser,
+    trigger: isNewUser ? "signUp" : "signIn",
+  } as JwtParams)
+}
+
+/**
+ * Issues the session (JWT cookie or database row), fires `signIn`, redirects to the callback
+ * URL or the new-user page. `provider` is the first factor's (`undefined` when it is no longer
+ * configured: only the in-token provider tokens depend on it).
+ */
+export async function issueSignIn(
+  ctx: RequestContext,
+  provider: ProviderConfig | undefined,
+  signIn: VerifiedSignIn,
+): Promise<Outcome> {
+  const { config, logger } = ctx
+  const { user, account, isNewUser, amr } = signIn
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {
@@ -50,21 +116,9 @@ export async function completeSignIn(
         ? await decodeSessionCookie(sctx)
         : null
     const claims = await newSessionClaims(config, logger, user.id, userAgentOf(ctx))
-    const defaultToken: JWT = {
-      name: user.name ?? null,
-      email: user.email ?? null,
-      picture: user.image ?? null,
-      sub: user.id,
-      ...claims,
-    }
-    const token = await config.callbacks.jwt({
-      token: defaultToken,
-      user,
-      account,
-      ...(attempt.profile ? { profile: attempt.profile } : {}),
-      isNewUser,
-      trigger: isNewUser ? "signUp" : "signIn",
-    } as JwtParams)
+    const token =
+      signIn.token ??
+      (await runJwtCallback(ctx, signIn, { ...defaultTokenOf(user), ...claims, amr }))
     if (token === null || token === undefined) {
       const { name, options } = ctx.cookies.sessionToken
       addCookies(
@@ -73,35 +127,110 @@ export async function completeSignIn(
       )
     } else {
       // The session's identity is the core's: a callback that rebuilt the token keeps it.
-      const session = { ...token, ...claims }
+      // `amr` is the core's after a second factor; at a one-step sign-in an app that proves
+      // more itself may say so from its `jwt` callback.
+      const said = signIn.token === undefined && Array.isArray(token.amr) ? token.amr : undefined
+      const session: JWT = { ...token, ...claims, amr: said ?? amr }
       // No adapter: a refreshing provider's tokens ride in the (encrypted) session token.
-      const withTokens = config.adapter ? session : withSignInTokens(session, provider, account)
+      const withTokens =
+        config.adapter || !provider ? session : withSignInTokens(session, provider, account)
       addCookies(
         ctx,
         withTokens === session
           ? await issueJwtSession(sctx, session)
-          : await issueWithinBudget(sctx, withTokens, provider.id),
+          : await issueWithinBudget(sctx, withTokens, provider!.id),
       )
       await revokeReplacedSession(config, logger, previous, claims.sid)
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
-    const { cookies } = await issueDatabaseSession(sctx, user.id, { userAgent: userAgentOf(ctx) })
+    const { cookies } = await issueDatabaseSession(sctx, user.id, {
+      userAgent: userAgentOf(ctx),
+      amr,
+    })
     addCookies(ctx, cookies)
   }
 
   await emitEvent(config.events, logger, "signIn", {
     user,
     account,
-    ...(attempt.profile ? { profile: attempt.profile } : {}),
+    ...(signIn.profile ? { profile: signIn.profile } : {}),
     isNewUser,
   })
-  logger.debug("signed in", { provider: provider.id, isNewUser, strategy: config.session.strategy })
+  logger.debug("signed in", {
+    provider: provider?.id,
+    isNewUser,
+    strategy: config.session.strategy,
+    amr,
+  })
 
   if (isNewUser && config.pages.newUser) {
-    return redirect(pageUrl(ctx, "newUser", { callbackUrl: attempt.callbackUrl }))
+    return redirect(pageUrl(ctx, "newUser", { callbackUrl: signIn.callbackUrl }))
   }
-  return redirect(attempt.callbackUrl)
+  return redirect(signIn.callbackUrl)
+}
+
+/**
+ * The first factor passed and a second is due: no session yet, only the sealed pending state
+ * (the request's previous session ends here, as any new sign-in replaces it), then the code page.
+ * JWT sessions run the `jwt` callback now, while `account` and `profile` are at hand.
+ */
+async function startSecondFactor(
+  ctx: RequestContext,
+  provider: ProviderConfig,
+  signIn: VerifiedSignIn,
+  step: "verify" | "enroll",
+): Promise<Outcome> {
+  const { config } = ctx
+  let tok: JWT | undefined
+  if (config.session.strategy === "jwt") {
+    const token = await runJwtCallback(ctx, signIn, defaultTokenOf(signIn.user))
+    if (token === null || token === undefined) {
+      ctx.logger.debug("jwt callback returned null: no session")
+      return redirect(signIn.callbackUrl)
+    }
+    tok = token
+  }
+  await endPreviousSession(ctx)
+  const { account } = signIn
+  addCookies(
+    ctx,
+    await sealPending(ctx, {
+      uid: signIn.user.id!,
+      step,
+      amr: signIn.amr,
+      cb: signIn.callbackUrl,
+      pid: provider.id,
+      ...(signIn.isNewUser ? { nu: true } : {}),
+      ...(tok ? { tok } : {}),
+      ...(account
+        ? {
+            acct: {
+              provider: account.provider,
+              type: account.type,
+              providerAccountId: account.providerAccountId,
+            },
+          }
+        : {}),
+    }),
+  )
+  ctx.logger.debug("second factor pending", { provider: provider.id, step })
+  return redirect(twoFactorPageUrl(ctx))
+}
+
+async function endPreviousSession(ctx: RequestContext): Promise<void> {
+  const { name, options } = ctx.cookies.sessionToken
+  const present = presentSessionCookieNames(ctx.parsed.cookies, name)
+  if (present.length === 0) return
+  const previous = ctx.parsed.cookies[name]
+  if (ctx.config.session.strategy === "database" && previous) {
+    try {
+      await ctx.config.adapter!.deleteSession!(previous)
+    } catch {
+      // Already gone: nothing left to end.
+    }
+  }
+  addCookies(ctx, clearSessionCookies(options, present))
 }
 
 /**

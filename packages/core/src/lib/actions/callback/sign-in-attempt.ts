@@ -20,4 +20,6 @@ export interface SignInAttempt {
    * stores the authenticator (or its new counter) here, so a refused sign-in stores nothing.
    */
   afterLogin?: (user: User) => Promise<void>
+  /** How the first factor was proven (RFC 8176); default by provider kind (`pwd`, `email`, `fed`). */
+  amr?: string[]
 }
