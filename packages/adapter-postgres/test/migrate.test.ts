@@ -105,7 +105,7 @@ for (const backend of backends) {
       })
       expect(await migrate(db.client)).toEqual({ applied: [] })
       expect(await adapter.getUser!(user.id)).toEqual(user)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 4 }])
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 5 }])
     })
 
     it("three instances migrating at once end with one schema and no error", async () => {

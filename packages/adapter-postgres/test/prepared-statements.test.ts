@@ -40,7 +40,7 @@ describe.skipIf(!databaseUrl)("a session read on the PostgreSQL server", () => {
         "SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'latchkey_getSessionAndUser_%'",
       )
       expect(rows).toHaveLength(1)
-      expect((rows[0] as { statement: string }).statement).toBe(sql.getSessionAndUser)
+      expect((rows[0] as { statement: string }).statement).toBe(sql.getSessionAndUserFull)
     })
   })
 })
