@@ -27,16 +27,26 @@ export interface CoreCall {
   /** Query string without `?`. */
   query?: string
   body: URLSearchParams | Record<string, unknown>
+  /**
+   * Ask for `200 {url}` instead of a redirect (default). The account calls turn it off: they
+   * want the core's own JSON answer (`{ ok: true }` or a typed error), not a navigation.
+   */
+  returnRedirect?: boolean
 }
 
-export function buildCoreRequest(event: RequestEventCommon, call: CoreCall): Request {
-  const url = new URL(call.path, event.url.origin)
-  if (call.query) url.search = call.query
+function forwardHeaders(event: RequestEventCommon): Headers {
   const headers = new Headers()
   for (const name of forwardedHeaders) {
     const value = event.request.headers.get(name)
     if (value !== null) headers.set(name, value)
   }
+  return headers
+}
+
+export function buildCoreRequest(event: RequestEventCommon, call: CoreCall): Request {
+  const url = new URL(call.path, event.url.origin)
+  if (call.query) url.search = call.query
+  const headers = forwardHeaders(event)
   // The action request already passed Qwik City's origin check. Its own `Origin` and
   // `Sec-Fetch-Site` are passed on so the core checks them again (defence in depth, and still
   // right when an app turns `checkOrigin` off). Browsers send `Origin` on every cross-origin
@@ -46,20 +56,28 @@ export function buildCoreRequest(event: RequestEventCommon, call: CoreCall): Req
   if (origin !== null) headers.set("origin", origin)
   if (site !== null) headers.set("sec-fetch-site", site)
   if (origin === null && site === null) headers.set("origin", event.url.origin)
-  headers.set("x-auth-return-redirect", "1")
+  if (call.returnRedirect !== false) headers.set("x-auth-return-redirect", "1")
   const isForm = call.body instanceof URLSearchParams
   headers.set("content-type", isForm ? "application/x-www-form-urlencoded" : "application/json")
   const body = isForm ? call.body.toString() : JSON.stringify(call.body)
   return new Request(url, { method: "POST", headers, body })
 }
 
-/** Send `call` to the core, apply its cookies, and return the parsed JSON body. */
+/** A `GET` of a core JSON endpoint (`path` under the app origin) with the request's cookies. */
+export function buildCoreGet(event: RequestEventCommon, path: string): Request {
+  const headers = forwardHeaders(event)
+  headers.set("accept", "application/json")
+  return new Request(new URL(path, event.url.origin), { headers })
+}
+
+/** Send `call` (or a built `GET`) to the core, apply its cookies, return the parsed JSON body. */
 export async function callCore(
   event: RequestEventCommon,
   config: QwikAuthConfig,
-  call: CoreCall,
+  call: CoreCall | Request,
 ): Promise<{ status: number; body: unknown }> {
-  const response = await Auth(buildCoreRequest(event, call), config)
+  const request = call instanceof Request ? call : buildCoreRequest(event, call)
+  const response = await Auth(request, config)
   applySetCookieHeaders(event, response.headers)
   const type = response.headers.get("content-type") ?? ""
   const body: unknown = type.includes("application/json") ? await response.json() : null

@@ -100,7 +100,7 @@ export async function verifyCredentials(
   return row && ok ? { id: String(row.id), email: row.email, name: row.name ?? "" } : null
 }
 
-/** The nickname a user chose on the profile page, if any. */
+/** The nickname a user chose on the account page, if any. */
 export async function getNickname(userId: string): Promise<string | null> {
   const db = await database()
   const { rows } = await db.query<{ nickname: string }>(
