@@ -199,3 +199,50 @@ export const adapterMethods = [
 export function isDate(value: unknown): value is Date {
   return value instanceof Date && !Number.isNaN(value.getTime())
 }
+
+// Account API (issue 20): optional fields and methods, merged into the interfaces above. An
+// adapter that has `listSessionsByUserId` also accepts these fields in `createSession`; to any
+// other adapter (e.g. one written for Auth.js) `createSession` passes the three Auth.js fields.
+
+export interface AdapterSession {
+  /** Public id of the session (never the token): what the account API lists and revokes. */
+  id?: string
+  createdAt?: Date
+  /** When the session was last renewed (at most once per `updateAge`). */
+  lastSeenAt?: Date | null
+  /** Coarse user agent ("Firefox on Linux"): browser and OS family, no versions. */
+  userAgent?: string | null
+  /** When the user signed in (a recent sign-in is measured from it); absent: unknown. */
+  authTime?: Date | null
+  /** How the user signed in (RFC 8176 values). */
+  amr?: string[] | null
+}
+
+export interface AdapterAuthenticator {
+  /** A name the user gave the passkey ("Work laptop"). */
+  name?: string | null
+  createdAt?: Date | null
+  lastUsedAt?: Date | null
+}
+
+export interface Adapter {
+  /** The user's database sessions that have not expired (with `id`), oldest first. */
+  listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
+  /** Deletes the user's session with public id `id`; `false` when the user has no such session. */
+  deleteSessionById?(userId: string, id: string): Awaitable<boolean>
+  /** Every provider account linked to the user. */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /** Deletes the user's passkey `credentialID`; `false` when the user has no such passkey. */
+  deleteAuthenticator?(userId: string, credentialID: string): Awaitable<boolean>
+  /** Renames the user's passkey; `false` when the user has no such passkey. */
+  renameAuthenticator?(userId: string, credentialID: string, name: string): Awaitable<boolean>
+}
+
+/** The optional methods of the account API (`{basePath}/account`). */
+export const accountApiAdapterMethods = [
+  "listSessionsByUserId",
+  "deleteSessionById",
+  "listAccountsByUserId",
+  "deleteAuthenticator",
+  "renameAuthenticator",
+] as const satisfies readonly (keyof Adapter)[]

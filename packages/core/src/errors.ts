@@ -14,6 +14,7 @@ export type ErrorKind = "signIn" | "error"
 export type ErrorType =
   | "AuthError"
   | "AccessDenied"
+  | "AccountItemNotFound"
   | "AccountNotLinked"
   | "AdapterError"
   | "CallbackRouteError"
@@ -31,6 +32,7 @@ export type ErrorType =
   | "InvalidProvider"
   | "InvalidRequest"
   | "JWTSessionError"
+  | "LastSignInMethod"
   | "MethodNotAllowed"
   | "MissingAdapter"
   | "MissingAdapterMethods"
@@ -38,6 +40,7 @@ export type ErrorType =
   | "MissingCSRF"
   | "MissingSecret"
   | "MissingWebAuthnAutocomplete"
+  | "NotSupportedByAdapter"
   | "OAuthAccountNotLinked"
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
@@ -45,7 +48,9 @@ export type ErrorType =
   | "OAuthSignInError"
   | "ProviderTokensTooLarge"
   | "RateLimited"
+  | "ReauthenticationRequired"
   | "RefreshTokenError"
+  | "SessionRequired"
   | "SessionTokenError"
   | "SignOutError"
   | "StoreError"
@@ -383,6 +388,52 @@ export class Verification extends AuthError {
 /** A WebAuthn registration or authentication response did not verify. */
 export class WebAuthnVerificationError extends AuthError {
   static override type: ErrorType = "WebAuthnVerificationError"
+}
+
+/**
+ * The request needs a recent sign-in: the session's `auth_time` is older than
+ * `session.recentAuthMaxAge`, unknown (a session issued by Auth.js), or the sign-in lacked a
+ * required factor (`details.reason`: `"stale" | "missing-factor" | "unknown"`). Sign in again.
+ */
+export class ReauthenticationRequired extends AuthError {
+  static override type: ErrorType = "ReauthenticationRequired"
+  static override clientSafe = true
+  /** HTTP status of the account API's answer. */
+  readonly status = 403
+}
+
+/** The request needs a signed-in user and has no (valid) session. */
+export class SessionRequired extends AuthError {
+  static override type: ErrorType = "SessionRequired"
+  static override clientSafe = true
+  readonly status = 401
+}
+
+/**
+ * The passkey, session or linked account named is not one of the signed-in user's. Also the
+ * answer for another user's id: whether it exists elsewhere is never revealed.
+ */
+export class AccountItemNotFound extends AuthError {
+  static override type: ErrorType = "AccountItemNotFound"
+  static override clientSafe = true
+  readonly status = 404
+}
+
+/** The change would remove the user's last way to sign in (`details.remaining` counts them). */
+export class LastSignInMethod extends AuthError {
+  static override type: ErrorType = "LastSignInMethod"
+  static override clientSafe = true
+  readonly status = 409
+}
+
+/**
+ * The configured adapter lacks an optional method this feature needs (`details.method` names
+ * it; the configuration check names it too, once, at start-up).
+ */
+export class NotSupportedByAdapter extends AuthError {
+  static override type: ErrorType = "NotSupportedByAdapter"
+  static override clientSafe = true
+  readonly status = 501
 }
 
 /** Error types that may be shown to the client as `?error=`; every other one becomes `Configuration`. */

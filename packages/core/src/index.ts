@@ -19,6 +19,14 @@ export type {
 } from "./adapters.js"
 export { AuthError, CredentialsSignin } from "./errors.js"
 export type { JWT } from "./jwt.js"
+export {
+  type RecentAuthFacts,
+  type RecentAuthPolicy,
+  type RecentAuthSession,
+  type RecentAuthVerdict,
+  recentAuthVerdict,
+  requireRecentAuth,
+} from "./lib/account/recent-auth.js"
 export { Auth } from "./lib/auth.js"
 export { setEnvDefaults } from "./lib/config/env.js"
 export { skipCSRFCheck } from "./lib/csrf/skip.js"

@@ -30,6 +30,17 @@ export interface DefaultJWT extends Record<string, unknown> {
   auth_time?: number
   /** The user's session version at sign-in (Latchkey); see `revokeUserSessions`. */
   sv?: number
+  /**
+   * How the user signed in (RFC 8176 values: `pwd`, `otp`, `hwk`, `user`, …), kept across
+   * re-issues like `auth_time`; `requireRecentAuth({ factors })` asks for them.
+   */
+  amr?: string[]
+  /**
+   * Latchkey: when a session whose sign-in time is unknown (no `auth_time`: issued by Auth.js
+   * or before Latchkey stamped it) was first re-issued here. `absoluteMaxAge` counts from it;
+   * it is never a sign-in time, so such a session never counts as a recent sign-in.
+   */
+  sst?: number
 }
 
 /** The decoded session token. Augment this interface to type your own claims. */

@@ -159,6 +159,12 @@ export interface SessionOptions {
    * so it works again once the state is back); `"open"` trusts the token. Logged either way.
    */
   revocationFailure?: "closed" | "open"
+  /**
+   * Seconds after sign-in (`auth_time`) during which the session counts as a recent sign-in:
+   * what every account change (`POST {basePath}/account/<op>`) and `requireRecentAuth` need.
+   * A session whose sign-in time is unknown (issued by Auth.js) is never recent. Default 600.
+   */
+  recentAuthMaxAge?: number
 }
 
 export type SessionRevocationMode = "strict" | "reissue" | "off"

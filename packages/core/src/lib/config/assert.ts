@@ -32,6 +32,7 @@ export interface AssertInput {
     revocation?: string
     absoluteMaxAge?: number | undefined
     revocationFailure?: string
+    recentAuthMaxAge?: number
   }
   env: EnvObject
 }
@@ -117,6 +118,9 @@ function checkSessionNumbers(session: AssertInput["session"], problems: AuthErro
   }
   if (!ok(session.updateAge)) {
     problems.push(new InvalidParameter("session.updateAge", "must be 0 or more seconds"))
+  }
+  if (session.recentAuthMaxAge !== undefined && !ok(session.recentAuthMaxAge)) {
+    problems.push(new InvalidParameter("session.recentAuthMaxAge", "must be 0 or more seconds"))
   }
   if (session.strategy !== "jwt" && session.strategy !== "database") {
     problems.push(new InvalidParameter("session.strategy", 'must be "jwt" or "database"'))

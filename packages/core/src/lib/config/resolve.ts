@@ -32,6 +32,9 @@ export const DEFAULT_BASE_PATH = "/auth"
 /** The `jwt` callback when the app sets none: the token as it is. */
 export const defaultJwtCallback: Required<CallbacksOptions>["jwt"] = ({ token }) => token
 export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
+/** Ten minutes: long enough to finish an account change, short enough that a borrowed
+ * signed-in device cannot delete passkeys hours later. */
+export const DEFAULT_RECENT_AUTH_MAX_AGE = 10 * 60
 
 export interface ResolvedSessionOptions {
   readonly strategy: SessionStrategy
@@ -41,6 +44,8 @@ export interface ResolvedSessionOptions {
   readonly revocation: SessionRevocationMode
   readonly absoluteMaxAge: number | undefined
   readonly revocationFailure: "closed" | "open"
+  /** Seconds a sign-in counts as recent for account changes (default 600). */
+  readonly recentAuthMaxAge: number
 }
 
 export interface ResolvedConfig {
@@ -98,6 +103,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     revocation: config.session?.revocation ?? "reissue",
     absoluteMaxAge: config.session?.absoluteMaxAge,
     revocationFailure: config.session?.revocationFailure ?? "closed",
+    recentAuthMaxAge: config.session?.recentAuthMaxAge ?? DEFAULT_RECENT_AUTH_MAX_AGE,
   })
   const jwt: JWTOptions = Object.freeze({
     secret: [...secret],

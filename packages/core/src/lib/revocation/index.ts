@@ -92,11 +92,21 @@ export function sessionExpiry(config: ResolvedConfig, now: number, authTime: num
   return absoluteMaxAge === undefined ? rolling : Math.min(rolling, authTime + absoluteMaxAge)
 }
 
-/** Whether the session is past `absoluteMaxAge` (tokens without `auth_time`: never). */
+/**
+ * Where `absoluteMaxAge` counts from: the sign-in (`auth_time`), or for a session whose
+ * sign-in time is unknown, when Latchkey first re-issued it (`sst`). `undefined`: neither yet.
+ */
+export function absoluteClockStart(token: JWT): number | undefined {
+  if (typeof token.auth_time === "number") return token.auth_time
+  return typeof token.sst === "number" ? token.sst : undefined
+}
+
+/** Whether the session is past `absoluteMaxAge` (tokens with no clock start yet: never). */
 export function pastAbsoluteEnd(config: ResolvedConfig, token: JWT, now: number): boolean {
   const { absoluteMaxAge } = config.session
-  if (absoluteMaxAge === undefined || typeof token.auth_time !== "number") return false
-  return token.auth_time + absoluteMaxAge <= now
+  const start = absoluteClockStart(token)
+  if (absoluteMaxAge === undefined || start === undefined) return false
+  return start + absoluteMaxAge <= now
 }
 
 export type RevocationCheck =
@@ -142,7 +152,8 @@ export async function touchSessionRecord(
     await revocationBackend(config).recordSession({
       sid: token.sid,
       userId: token.sub,
-      authTime: typeof token.auth_time === "number" ? token.auth_time : nowSeconds(),
+      // Display only (the list's "signed in"): the recent-sign-in rule reads the token itself.
+      authTime: absoluteClockStart(token) ?? nowSeconds(),
       expires,
     })
   } catch (cause) {

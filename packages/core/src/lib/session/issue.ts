@@ -2,7 +2,7 @@
 import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
 import { presentSessionCookieNames, writeSessionCookies } from "../cookies/session-store.js"
-import { sessionExpiry } from "../revocation/index.js"
+import { absoluteClockStart, sessionExpiry } from "../revocation/index.js"
 import { nowSeconds } from "../time.js"
 import type { SessionContext } from "./context.js"
 
@@ -11,11 +11,7 @@ export async function issueJwtSession(sctx: SessionContext, token: JWT): Promise
   const { config } = sctx
   const { name, options } = sctx.cookies.sessionToken
   const now = nowSeconds()
-  const end = sessionExpiry(
-    config,
-    now,
-    typeof token.auth_time === "number" ? token.auth_time : now,
-  )
+  const end = sessionExpiry(config, now, absoluteClockStart(token) ?? now)
   const value = await config.jwt.encode({
     token,
     secret: config.jwt.secret,

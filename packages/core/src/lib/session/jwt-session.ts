@@ -18,6 +18,7 @@ import {
 import { emitEvent } from "../events.js"
 import { keepProviderTokens, markSession, tokenHasRefreshError } from "../refresh/session-error.js"
 import {
+  absoluteClockStart,
   checkRevocation,
   pastAbsoluteEnd,
   sessionExpiry,
@@ -47,14 +48,25 @@ function findSessionToken(sctx: SessionContext, candidates: readonly string[]) {
   return decodeFirstCandidate(candidates, jwt.decode, jwt.secret, sctx.cookies.sessionToken.name)
 }
 
+type Identity = Pick<JWT, "sid" | "auth_time" | "sv" | "amr" | "sst">
+
 /**
- * Puts the session's `sid`, `auth_time` and `sv` back on a token about to be re-issued. A
- * token from before revocation existed (or from Auth.js) gets its first `sid` and starts its
- * `absoluteMaxAge` clock now.
+ * Puts the session's `sid`, `auth_time`, `amr` and `sv` back on a token about to be
+ * re-issued. A token from before revocation existed (or from Auth.js) gets its first `sid`
+ * and starts its `absoluteMaxAge` clock now (`sst`) — but no `auth_time`: its sign-in time
+ * stays unknown, so it never passes for a recent sign-in.
  */
-function restoreIdentity(next: JWT, identity: Pick<JWT, "sid" | "auth_time" | "sv">, now: number) {
+function restoreIdentity(next: JWT, identity: Identity, now: number) {
   next.sid = typeof identity.sid === "string" ? identity.sid : crypto.randomUUID()
-  next.auth_time = typeof identity.auth_time === "number" ? identity.auth_time : now
+  if (typeof identity.auth_time === "number") {
+    next.auth_time = identity.auth_time
+    delete next.sst
+  } else {
+    delete next.auth_time
+    next.sst = typeof identity.sst === "number" ? identity.sst : now
+  }
+  if (Array.isArray(identity.amr)) next.amr = identity.amr
+  else delete next.amr
   if (typeof identity.sv === "number") next.sv = identity.sv
   else delete next.sv
 }
@@ -123,7 +135,13 @@ export async function readJwtSession(
     if (refused) return refused
   }
   // The session's identity is the core's, not the callback's to change or drop.
-  const identity = { sid: token.sid, auth_time: token.auth_time, sv: token.sv }
+  const identity: Identity = {
+    sid: token.sid,
+    auth_time: token.auth_time,
+    sv: token.sv,
+    amr: token.amr,
+    sst: token.sst,
+  }
   try {
     // Without a jwt callback the token cannot change, so there is nothing to compare.
     const customJwt = config.callbacks.jwt !== defaultJwtCallback
@@ -153,7 +171,7 @@ export async function readJwtSession(
         if (refused) return refused
       }
       restoreIdentity(next, identity, now)
-      expiresAt = sessionExpiry(config, now, next.auth_time!)
+      expiresAt = sessionExpiry(config, now, absoluteClockStart(next) ?? now)
       const value = await config.jwt.encode({
         token: next,
         secret: config.jwt.secret,
