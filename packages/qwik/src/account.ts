@@ -22,8 +22,8 @@ import type {
 import { basePathOf } from "./config.js"
 import { applyResponseCookies } from "./cookies.js"
 import { buildCoreGet, callCore } from "./internal-request.js"
-import { currentPage } from "./redirect.js"
 import type { RecentSignIn, RequireRecentAuthOptions } from "./recent-auth.js"
+import { currentPage } from "./redirect.js"
 import { setSession } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
 

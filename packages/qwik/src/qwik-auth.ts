@@ -21,10 +21,10 @@
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
 import { globalAction$, type RequestEventCommon, routeLoader$, zod$ } from "@builder.io/qwik-city"
+import type { AccountData } from "./account-types.js"
 import type { QwikAuthConfigFn } from "./config.js"
 import { registered } from "./registered-config.js"
 import { actionOptions, sessionLoaderOptions } from "./route-options.js"
-import type { AccountData } from "./account-types.js"
 import {
   noInputSchema,
   passkeyIdSchema,
@@ -44,7 +44,6 @@ function server(): Promise<typeof import("./server.js")> {
   serverModule ??= import("./server.js")
   return serverModule
 }
-
 
 /**
  * What an app built without `latchkey()` in `vite.config.ts` is told, once per server process:

@@ -11,9 +11,9 @@ import type { AccountData } from "./account-types.js"
 import { signIn, signOut, updateSession } from "./actions.js"
 import { type QwikAuthConfigFn, resolveConfig } from "./config.js"
 import { handleRequest as handle } from "./on-request.js"
+import type { RecentSignIn, RequireRecentAuthOptions } from "./recent-auth.js"
 import type { SignInInput, SignOutInput, UpdateSessionInput } from "./schemas.js"
 import { loadSession } from "./session.js"
-import type { RecentSignIn, RequireRecentAuthOptions } from "./recent-auth.js"
 import { hasSession, readSessionFromMap } from "./shared-map.js"
 
 type ConfigQrl = QRL<QwikAuthConfigFn> | undefined

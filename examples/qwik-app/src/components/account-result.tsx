@@ -10,7 +10,7 @@ export interface ActionValue {
   ok?: boolean
   failed?: boolean
   formErrors?: string[]
-  fieldErrors?: Record<string, string[] | undefined>
+  fieldErrors?: Record<string, string | string[] | undefined>
   error?: { type: string; message: string }
   signInUrl?: string
 }
@@ -27,7 +27,9 @@ export const AccountResult = component$(
       )
     }
     if (!value.failed) return null
-    const fieldMessages = Object.values(value.fieldErrors ?? {}).flatMap((m) => m ?? [])
+    const fieldMessages = Object.values(value.fieldErrors ?? {})
+      .flat()
+      .filter((m) => m !== undefined)
     const message = value.error?.message ?? [...(value.formErrors ?? []), ...fieldMessages][0]
     return (
       <div class="notice error" role="alert" data-testid={`${props.testId}-error`}>

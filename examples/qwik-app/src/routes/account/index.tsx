@@ -233,7 +233,7 @@ const Devices = component$((props: { data: AccountData }) => {
           ))}
         </ul>
       )}
-      {sessions !== null && sessions.some((s) => !s.current) && (
+      {sessions?.some((s) => !s.current) && (
         <Form action={revokeOthers}>
           <button type="submit" class="button danger" data-testid="devices-revoke-others">
             Sign out all other devices

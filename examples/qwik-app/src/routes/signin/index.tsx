@@ -55,8 +55,8 @@ export default component$(() => {
       <h1>{reauth ? "Sign in again" : "Sign in"}</h1>
       {reauth && (
         <p class="notice warning" data-testid="reauth-notice">
-          For your security, this change needs a recent sign-in. Sign in again the way you
-          usually do, and you will be taken back.
+          For your security, this change needs a recent sign-in. Sign in again the way you usually
+          do, and you will be taken back.
         </p>
       )}
       {error && (
