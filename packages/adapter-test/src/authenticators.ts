@@ -1,6 +1,12 @@
 import type { Adapter, AdapterAuthenticator } from "@latchkey/core/adapters"
 import { describe, expect, it } from "vitest"
-import { type ContractContext, createUser, newAccount, unique } from "./context.js"
+import {
+  type ContractContext,
+  createUser,
+  authenticatorFields as f,
+  newAccount,
+  unique,
+} from "./context.js"
 
 type AuthenticatorAdapter = Required<
   Pick<
@@ -71,8 +77,8 @@ export function authenticatorTests(t: ContractContext) {
       const a = methods(ctx)
       const { user, account } = await userWithPasskeyAccount()
       const input = newAuthenticator(user.id, account.providerAccountId)
-      expect(await a.createAuthenticator(input)).toEqual(input)
-      expect(await a.getAuthenticator(input.credentialID)).toEqual(input)
+      expect(f(await a.createAuthenticator(input))).toEqual(input)
+      expect(f(await a.getAuthenticator(input.credentialID))).toEqual(input)
       expect(await a.getAuthenticator(unique())).toBeNull()
     })
 
@@ -85,7 +91,7 @@ export function authenticatorTests(t: ContractContext) {
       expect(credentialID).toMatch(/[+/].*=$/)
       const input = newAuthenticator(user.id, account.providerAccountId, { credentialID })
       await a.createAuthenticator(input)
-      expect(await a.getAuthenticator(credentialID)).toEqual(input)
+      expect(f(await a.getAuthenticator(credentialID))).toEqual(input)
       expect(await a.getAuthenticator(Buffer.from(bytes).toString("base64url"))).toBeNull()
     })
 
@@ -99,7 +105,7 @@ export function authenticatorTests(t: ContractContext) {
       })
       await a.createAuthenticator(input)
       const stored = await a.getAuthenticator(input.credentialID)
-      expect({ ...stored, transports: stored?.transports ?? null }).toEqual(input)
+      expect(f({ ...stored, transports: stored?.transports ?? null })).toEqual(input)
     })
 
     it("listAuthenticatorsByUserId lists the user's credentials only", async (ctx) => {
@@ -114,7 +120,7 @@ export function authenticatorTests(t: ContractContext) {
       const listed = await a.listAuthenticatorsByUserId(user.id)
       const byId = (x: AdapterAuthenticator, y: AdapterAuthenticator) =>
         x.credentialID.localeCompare(y.credentialID)
-      expect([...listed].sort(byId)).toEqual([first, second].sort(byId))
+      expect([...listed].map(f).sort(byId)).toEqual([first, second].sort(byId))
       expect(await a.listAuthenticatorsByUserId("2147483000")).toEqual([])
     })
 
@@ -124,7 +130,7 @@ export function authenticatorTests(t: ContractContext) {
       const input = newAuthenticator(user.id, account.providerAccountId)
       await a.createAuthenticator(input)
       const max = 2 ** 32 - 1
-      expect(await a.updateAuthenticatorCounter(input.credentialID, max)).toEqual({
+      expect(f(await a.updateAuthenticatorCounter(input.credentialID, max))).toEqual({
         ...input,
         counter: max,
       })

@@ -148,3 +148,33 @@ export function accountFields(account: unknown) {
   const record = account as Record<string, unknown>
   return Object.fromEntries(accountColumns.map((key) => [key, record[key] ?? undefined]))
 }
+
+/**
+ * A session without the account API's optional fields (`id`, `createdAt`, …): the contract's
+ * Auth.js shape, so an adapter that adds them (a column default) still compares equal.
+ */
+export function sessionFields<T>(session: T): T {
+  if (!session || typeof session !== "object") return session
+  const {
+    id: _i,
+    createdAt: _c,
+    lastSeenAt: _l,
+    userAgent: _u,
+    authTime: _a,
+    amr: _m,
+    ...rest
+  } = session as Record<string, unknown>
+  return rest as T
+}
+
+/** An authenticator without the account API's optional fields (`name`, `createdAt`, …). */
+export function authenticatorFields<T>(authenticator: T): T {
+  if (!authenticator || typeof authenticator !== "object") return authenticator
+  const {
+    name: _n,
+    createdAt: _c,
+    lastUsedAt: _l,
+    ...rest
+  } = authenticator as Record<string, unknown>
+  return rest as T
+}

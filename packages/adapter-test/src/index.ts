@@ -14,6 +14,7 @@
  */
 import type { Adapter } from "@latchkey/core/adapters"
 import { afterAll, beforeAll, describe } from "vitest"
+import { accountApiTests } from "./account-api.js"
 import { accountTests } from "./accounts.js"
 import { authenticatorTests } from "./authenticators.js"
 import type { ContractContext, ContractOptions } from "./context.js"
@@ -65,6 +66,7 @@ export function runAdapterContract(options: ContractOptions): void {
     verificationTokenTests(context)
     authenticatorTests(context)
     revocationTests(context)
+    accountApiTests(context)
     robustnessTests(context)
   })
 }

@@ -218,6 +218,16 @@ export interface AdapterSession {
   amr?: string[] | null
 }
 
+export interface AdapterSessionRecord {
+  /** When the session was last re-issued. */
+  lastSeenAt?: Date | null
+  /**
+   * Coarse user agent at sign-in. A record written again without it (a re-issue) keeps the
+   * stored one.
+   */
+  userAgent?: string | null
+}
+
 export interface AdapterAuthenticator {
   /** A name the user gave the passkey ("Work laptop"). */
   name?: string | null

@@ -247,6 +247,10 @@ export type WarningCode =
   | "credentials-refused"
   /** A request came to another origin than `AUTH_URL`'s (the detail names both). */
   | "host-mismatch"
+  /** An account API change was refused (the detail names the error and the change). */
+  | "account-refused"
+  /** The adapter lacks optional account API methods (the detail names them). */
+  | "account-api-unsupported"
 
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
 export interface LoggerInstance {
@@ -296,4 +300,6 @@ export interface AuthConfig {
    * e.g. `RedisStore` from `@latchkey/store-redis`. See `@latchkey/core/store`.
    */
   store?: Store
+  /** The account API (`{basePath}/account`): see `AccountOptions`. */
+  account?: import("./lib/account/options.js").AccountOptions
 }

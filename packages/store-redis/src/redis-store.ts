@@ -14,7 +14,7 @@
  */
 import { InvalidParameter, StoreError, StoreTimeout } from "@latchkey/core/errors"
 import { assertStoreValue, assertTtl, type RateLimitResult, type Store } from "@latchkey/core/store"
-import { HIT_SCRIPT, hitScriptSha1 } from "./scripts.js"
+import { HIT_SCRIPT, hitScriptSha1, MAP_SET_SCRIPT } from "./scripts.js"
 
 /**
  * What the store needs of a Redis client: node-redis's `sendCommand` (a client from
@@ -107,6 +107,36 @@ export class RedisStore implements Store {
 
   async delete(key: string): Promise<void> {
     await this.#send("delete", ["DEL", this.#prefix + key])
+  }
+
+  async mapSet(key: string, field: string, value: string, ttlMs: number): Promise<void> {
+    assertTtl(ttlMs, "ttlMs")
+    assertStoreValue(value, this.#maxValueBytes)
+    // A small script sent whole each time: map writes happen at sign-in, not per request.
+    const ttl = String(Math.ceil(ttlMs))
+    await this.#send("mapSet", ["EVAL", MAP_SET_SCRIPT, "1", this.#prefix + key, field, value, ttl])
+  }
+
+  async mapGetAll(key: string): Promise<Record<string, string>> {
+    const reply = await this.#send("mapGetAll", ["HGETALL", this.#prefix + key])
+    // node-redis answers HGETALL with a flat array (RESP2) or an object/Map (RESP3).
+    if (Array.isArray(reply)) {
+      const out: Record<string, string> = {}
+      for (let i = 0; i + 1 < reply.length; i += 2) out[String(reply[i])] = String(reply[i + 1])
+      return out
+    }
+    if (reply instanceof Map) {
+      return Object.fromEntries([...reply].map(([k, v]) => [String(k), String(v)]))
+    }
+    if (reply && typeof reply === "object") {
+      return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, String(v)]))
+    }
+    return {}
+  }
+
+  async mapDelete(key: string, fields: readonly string[]): Promise<void> {
+    if (fields.length === 0) return
+    await this.#send("mapDelete", ["HDEL", this.#prefix + key, ...fields])
   }
 
   /**

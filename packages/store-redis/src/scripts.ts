@@ -1,5 +1,5 @@
 /**
- * The one Lua script: a fixed-window counter that counts and sets the window's expiry in one
+ * The rate-limit script: a fixed-window counter that counts and sets the window's expiry in one
  * atomic step. INCR then PEXPIRE as two commands could leave a counter without a TTL (a crash
  * in between) — a key that would never expire and lock someone out for good.
  */
@@ -28,3 +28,18 @@ export function hitScriptSha1(): Promise<string> {
     )
   return hitScriptSha
 }
+
+/**
+ * A map field set and the map's expiry extended in one atomic step (HSET then PEXPIRE as two
+ * commands could leave a map without a TTL). The expiry only grows: a session recorded with a
+ * short life must not cut short the list of the user's longer sessions.
+ */
+// KEYS[1] = map; ARGV[1] = field, ARGV[2] = value, ARGV[3] = ttl in ms.
+export const MAP_SET_SCRIPT = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < tonumber(ARGV[3]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return 1
+`

@@ -159,6 +159,54 @@ export function runStoreContract(options: StoreContractOptions): void {
       })
     })
 
+    describe("maps (optional: mapSet, mapGetAll, mapDelete)", () => {
+      const maps = () => {
+        const s = store()
+        return s.mapSet && s.mapGetAll && s.mapDelete ? s : undefined
+      }
+
+      it("sets fields independently; fifty concurrent writers all stay", async () => {
+        const s = maps()
+        if (!s) return
+        const k = key("map")
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) => s.mapSet!(k, `f${i}`, `v${i}`, 60_000)),
+        )
+        const all = await s.mapGetAll!(k)
+        expect(Object.keys(all)).toHaveLength(50)
+        expect(all.f7).toBe("v7")
+        await s.mapSet!(k, "f7", "new", 60_000)
+        expect((await s.mapGetAll!(k)).f7).toBe("new")
+      })
+
+      it("deletes fields; an absent map reads as {}", async () => {
+        const s = maps()
+        if (!s) return
+        const k = key("mapdel")
+        expect(await s.mapGetAll!(k)).toEqual({})
+        await s.mapSet!(k, "a", "1", 60_000)
+        await s.mapSet!(k, "b", "2", 60_000)
+        await s.mapDelete!(k, ["a", "absent"])
+        expect(await s.mapGetAll!(k)).toEqual({ b: "2" })
+        await s.mapDelete!(k, ["b"])
+        expect(await s.mapGetAll!(k)).toEqual({})
+      })
+
+      it("a shorter TTL never cuts the map's life short; the map expires", async () => {
+        const s = maps()
+        if (!s) return
+        const long = key("maplong")
+        await s.mapSet!(long, "a", "1", 60_000)
+        await s.mapSet!(long, "b", "2", 150)
+        await sleep(300)
+        expect(await s.mapGetAll!(long)).toEqual({ a: "1", b: "2" })
+        const short = key("mapshort")
+        await s.mapSet!(short, "a", "1", 150)
+        await sleep(300)
+        expect(await s.mapGetAll!(short)).toEqual({})
+      })
+    })
+
     describe("bad input", () => {
       it("refuses a value over the size bound with InvalidParameter, storing nothing", async () => {
         const k = key("big")

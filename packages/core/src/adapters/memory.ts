@@ -141,8 +141,11 @@ export function MemoryAdapter(): Adapter {
       if (sessions.has(session.sessionToken)) {
         throw new AdapterError("createSession: session token already exists")
       }
-      sessions.set(session.sessionToken, copy(session))
-      return copy(session)
+      // A public id separate from the token, as the SQL column's default gives one.
+      const stored: AdapterSession = { ...copy(session), id: session.id ?? crypto.randomUUID() }
+      stored.createdAt ??= new Date()
+      sessions.set(session.sessionToken, stored)
+      return copy(stored)
     },
 
     getSessionAndUser(sessionToken) {
@@ -156,10 +159,12 @@ export function MemoryAdapter(): Adapter {
       const current = sessions.get(patch.sessionToken)
       if (!current) return null
       const updated: AdapterSession = {
+        ...current,
         sessionToken: current.sessionToken,
         userId: patch.userId ?? current.userId,
         expires: patch.expires ? new Date(patch.expires) : current.expires,
       }
+      if (patch.lastSeenAt !== undefined) updated.lastSeenAt = patch.lastSeenAt
       sessions.set(current.sessionToken, updated)
       return copy(updated)
     },
@@ -194,8 +199,9 @@ export function MemoryAdapter(): Adapter {
       if (authenticators.has(authenticator.credentialID)) {
         throw new AdapterError("createAuthenticator: credential already registered")
       }
-      authenticators.set(authenticator.credentialID, copy(authenticator))
-      return copy(authenticator)
+      const stored = { ...copy(authenticator), createdAt: authenticator.createdAt ?? new Date() }
+      authenticators.set(authenticator.credentialID, stored)
+      return copy(stored)
     },
 
     getAuthenticator(credentialID) {
@@ -209,7 +215,8 @@ export function MemoryAdapter(): Adapter {
     updateAuthenticatorCounter(credentialID, newCounter) {
       const current = authenticators.get(credentialID)
       if (!current) throw new AdapterError("updateAuthenticatorCounter: no such credential")
-      const updated = { ...current, counter: newCounter }
+      // Called on every sign-in with the passkey: also when it was last used.
+      const updated = { ...current, counter: newCounter, lastUsedAt: new Date() }
       authenticators.set(credentialID, updated)
       return copy(updated)
     },
@@ -242,7 +249,8 @@ export function MemoryAdapter(): Adapter {
     },
 
     createSessionRecord(record) {
-      sessionRecords.set(record.sid, copy(record))
+      const userAgent = record.userAgent ?? sessionRecords.get(record.sid)?.userAgent
+      sessionRecords.set(record.sid, { ...copy(record), ...(userAgent ? { userAgent } : {}) })
     },
 
     listSessionRecords(userId) {
@@ -251,6 +259,42 @@ export function MemoryAdapter(): Adapter {
         .filter((r) => r.userId === userId && r.expires.getTime() > now)
         .sort((a, b) => a.authTime.getTime() - b.authTime.getTime())
         .map(copy)
+    },
+
+    listSessionsByUserId(userId) {
+      const now = Date.now()
+      return [...sessions.values()]
+        .filter((s) => s.userId === userId && s.expires.getTime() > now)
+        .sort((a, b) => (a.createdAt?.getTime() ?? 0) - (b.createdAt?.getTime() ?? 0))
+        .map(copy)
+    },
+
+    deleteSessionById(userId, id) {
+      for (const [token, session] of sessions) {
+        if (session.id === id && session.userId === userId) {
+          sessions.delete(token)
+          return true
+        }
+      }
+      return false
+    },
+
+    listAccountsByUserId(userId) {
+      return [...accounts.values()].filter((a) => a.userId === userId).map(copy)
+    },
+
+    deleteAuthenticator(userId, credentialID) {
+      const found = authenticators.get(credentialID)
+      if (!found || found.userId !== userId) return false
+      authenticators.delete(credentialID)
+      return true
+    },
+
+    renameAuthenticator(userId, credentialID, name) {
+      const found = authenticators.get(credentialID)
+      if (!found || found.userId !== userId) return false
+      authenticators.set(credentialID, { ...found, name })
+      return true
     },
   }
 }

@@ -27,6 +27,10 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
     "A credentials sign-in was refused (authorize returned null or threw CredentialsSignin). A user event, not a fault; rate limits apply.",
   "host-mismatch":
     "A request reached the app on a different origin than AUTH_URL's, so cookies are set for one host and redirects go to the other: the user looks signed out. Open the app at AUTH_URL, or change AUTH_URL.",
+  "account-refused":
+    "An account change (passkey, session or linked account) was refused: signed out, no recent sign-in, a CSRF check failed, an item not in this account, or the last way to sign in. A user event, not a fault.",
+  "account-api-unsupported":
+    "The adapter lacks optional methods of the account API: those sections of GET /account are null and those changes answer 501 NotSupportedByAdapter. Use an adapter that implements them (e.g. @latchkey/adapter-postgres).",
 })
 
 /** The sentence for `code`, followed by the call's own detail (what failed, which setting). */

@@ -3,6 +3,7 @@
  * handler (the response drops the body). Anything else not listed is a 405.
  */
 import { MethodNotAllowed } from "../../errors.js"
+import { getAccountAction, postAccountAction } from "../account/account-action.js"
 import type { RequestContext } from "../context.js"
 import type { AuthAction } from "../http/actions.js"
 import type { Outcome } from "../http/outcome.js"
@@ -28,6 +29,7 @@ export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
   "verify-request": { GET: verifyRequestPage },
   error: { GET: errorPage },
   "webauthn-options": { GET: webauthnOptionsAction },
+  account: { GET: getAccountAction, POST: postAccountAction },
 }
 
 /** The handler, or a `MethodNotAllowed` carrying the `Allow` header value. */

@@ -17,6 +17,7 @@ import type {
   SessionStrategy,
   Theme,
 } from "../../types.js"
+import type { AccountOptions } from "../account/options.js"
 import { buildCookies } from "../cookies/defaults.js"
 import { generateSessionToken } from "../crypto/random.js"
 import { skipCSRFCheck } from "../csrf/skip.js"
@@ -58,6 +59,7 @@ export interface ResolvedConfig {
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<Required<CallbacksOptions>>
   readonly events: Readonly<EventCallbacks>
+  readonly account: Readonly<AccountOptions>
   /** Wrapped: each call logs `adapter_<method>` at debug and failures become `AdapterError`. */
   readonly adapter: Adapter | undefined
   readonly logger: Logger
@@ -138,6 +140,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
       jwt: config.callbacks?.jwt ?? defaultJwtCallback,
     }),
     events: Object.freeze({ ...config.events }),
+    account: Object.freeze({ ...config.account }),
     adapter,
     logger,
     pages: Object.freeze({ ...config.pages }),

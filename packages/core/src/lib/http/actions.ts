@@ -10,6 +10,7 @@ export const AUTH_ACTIONS = [
   "verify-request",
   "error",
   "webauthn-options",
+  "account",
 ] as const
 
 export type AuthAction = (typeof AUTH_ACTIONS)[number]
@@ -26,4 +27,6 @@ export const ACTIONS_WITH_PROVIDER: ReadonlySet<AuthAction> = new Set([
   "signin",
   "callback",
   "webauthn-options",
+  // The account change: `account/<op>`.
+  "account",
 ])

@@ -28,7 +28,7 @@ const JSON_STATUS_BY_TYPE: Record<string, number> = {
   StoreTimeout: 503,
 }
 
-const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options"])
+const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options", "account"])
 
 export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
   const error = classify(thrown)

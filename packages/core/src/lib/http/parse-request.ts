@@ -48,7 +48,7 @@ export function parseRoute(pathname: string, basePath: string): RouteResult {
   if (!action || !isAuthAction(action)) {
     return {
       error: new UnknownAction(
-        "Unknown auth action. Valid actions: providers, session, csrf, signin, signout, callback, verify-request, error",
+        "Unknown auth action. Valid actions: providers, session, csrf, signin, signout, callback, verify-request, error, webauthn-options, account",
       ),
     }
   }

@@ -29,6 +29,12 @@ const FIXED_MESSAGES: Record<string, string> = {
   StoreError: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",
   StoreTimeout: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",
   RateLimited: "Too many attempts. Try again after the Retry-After delay.",
+  SessionRequired: "Sign in to continue.",
+  ReauthenticationRequired:
+    "This change needs a recent sign-in. Sign in again, then repeat it within a few minutes.",
+  AccountItemNotFound: "That item is not part of your account (it may already be gone).",
+  LastSignInMethod:
+    "This is the last way to sign in to your account. Add another one before removing it.",
   Configuration:
     "The server could not complete this request because of a problem in its auth configuration. The server log names it.",
 }

@@ -23,6 +23,8 @@ interface Entry {
   expiresAt: number
   count: number
   value: string | null
+  /** The fields of a map (`mapSet`); absent for plain values and counters. */
+  fields?: Map<string, string>
 }
 
 export interface MemoryStoreOptions {
@@ -93,6 +95,28 @@ export class MemoryStore implements Store {
 
   delete(key: string): void {
     this.#entries.delete(key)
+  }
+
+  mapSet(key: string, field: string, value: string, ttlMs: number): void {
+    assertTtl(ttlMs, "ttlMs")
+    assertStoreValue(value, this.#maxValueBytes)
+    const now = this.#now()
+    const entry = this.#live(key, now) ?? this.#insert(key, now + ttlMs, null)
+    entry.fields ??= new Map()
+    entry.fields.set(field, value)
+    entry.expiresAt = Math.max(entry.expiresAt, now + ttlMs)
+  }
+
+  mapGetAll(key: string): Record<string, string> {
+    const fields = this.#live(key, this.#now())?.fields
+    return fields ? Object.fromEntries(fields) : {}
+  }
+
+  mapDelete(key: string, fields: readonly string[]): void {
+    const entry = this.#live(key, this.#now())
+    if (!entry?.fields) return
+    for (const field of fields) entry.fields.delete(field)
+    if (entry.fields.size === 0) this.#entries.delete(key)
   }
 
   /** The entry under `key` if it has not expired; an expired one is dropped. */

@@ -44,6 +44,17 @@ export interface Store extends RateLimitStore {
   set(key: string, value: string, ttlMs: number): Awaitable<void>
   /** Forgets `key` (a value, a counter or a consumed marker). Absent keys are fine. */
   delete(key: string): Awaitable<void>
+  /**
+   * Optional (a Redis hash): sets `field` of the map under `key` to `value`, in one atomic step
+   * that leaves the other fields alone, and keeps the map at least `ttlMs` longer (never
+   * shortens its life). The per-user session list uses it, so two sign-ins at the same
+   * instant both stay listed; without it the list is read, changed and written back.
+   */
+  mapSet?(key: string, field: string, value: string, ttlMs: number): Awaitable<void>
+  /** Optional: every field of the map under `key` (`{}` when absent or expired). */
+  mapGetAll?(key: string): Awaitable<Record<string, string>>
+  /** Optional: removes `fields` from the map under `key`. Absent ones are fine. */
+  mapDelete?(key: string, fields: readonly string[]): Awaitable<void>
 }
 
 /** One rule: at most `limit` attempts per `windowMs` milliseconds. */

@@ -40,6 +40,8 @@ export function adapterRevocation(adapter: RevocationAdapter): RevocationBackend
         userId: record.userId,
         authTime: new Date(record.authTime * 1000),
         expires: new Date(record.expires * 1000),
+        ...(record.lastSeen === undefined ? {} : { lastSeenAt: new Date(record.lastSeen * 1000) }),
+        ...(record.userAgent === undefined ? {} : { userAgent: record.userAgent }),
       })
     },
     async listSessions(userId): Promise<SessionRecord[]> {
@@ -49,6 +51,8 @@ export function adapterRevocation(adapter: RevocationAdapter): RevocationBackend
         userId: r.userId,
         authTime: seconds(r.authTime),
         expires: seconds(r.expires),
+        ...(r.lastSeenAt ? { lastSeen: seconds(r.lastSeenAt) } : {}),
+        ...(r.userAgent ? { userAgent: r.userAgent } : {}),
       }))
     },
   }

@@ -21,6 +21,10 @@ export interface SessionRecord {
   authTime: number
   /** When the session ends unless renewed (seconds since the epoch). */
   expires: number
+  /** When the session was last re-issued (seconds since the epoch); absent: not since sign-in. */
+  lastSeen?: number
+  /** Coarse user agent at sign-in ("Firefox on Linux"). */
+  userAgent?: string
 }
 
 export interface RevocationVerdict {

@@ -60,6 +60,7 @@ export async function newSessionClaims(
   config: ResolvedConfig,
   logger: Logger,
   userId: string | undefined,
+  userAgent?: string,
 ): Promise<Pick<JWT, "sid" | "auth_time" | "sv">> {
   const claims: Pick<JWT, "sid" | "auth_time" | "sv"> = {
     sid: crypto.randomUUID(),
@@ -75,6 +76,7 @@ export async function newSessionClaims(
       userId,
       authTime: claims.auth_time!,
       expires: sessionExpiry(config, claims.auth_time!, claims.auth_time!),
+      ...(userAgent === undefined ? {} : { userAgent }),
     })
   } catch (cause) {
     // A session that cannot learn the user's version could never be ended by "sign out
@@ -155,6 +157,7 @@ export async function touchSessionRecord(
       // Display only (the list's "signed in"): the recent-sign-in rule reads the token itself.
       authTime: absoluteClockStart(token) ?? nowSeconds(),
       expires,
+      lastSeen: nowSeconds(),
     })
   } catch (cause) {
     logger.error(asStoreError(cause))

@@ -1,12 +1,16 @@
 /**
  * Revocation state in a `Store` (memory or Redis). A strict read asks two questions at once
  * (`Promise.all`), which a pipelining client such as node-redis sends in one round trip.
+ *
+ * The per-user session list is a map (one field per session) when the store has maps
+ * (`mapSet`: the memory store, Redis): each sign-in writes its own field in one atomic step,
+ * so two sign-ins at the same instant are both listed.
  */
 import type { Store } from "../rate-limit/store.js"
 import { nowSeconds } from "../time.js"
 import type { RevocationBackend, RevocationVerdict, SessionRecord } from "./backend.js"
 
-/** Most sessions listed per user: the list is one value, and values are bounded. */
+/** Most sessions listed per user (the newest sign-ins). */
 export const MAX_LISTED_SESSIONS = 50
 
 const sidKey = (sid: string) => `revoked-sid:${sid}`
@@ -21,6 +25,45 @@ function parseList(raw: string | null): SessionRecord[] {
   } catch {
     return []
   }
+}
+
+type MapStore = Store & Required<Pick<Store, "mapSet" | "mapGetAll" | "mapDelete">>
+
+function hasMaps(store: Store): store is MapStore {
+  return (
+    typeof store.mapSet === "function" &&
+    typeof store.mapGetAll === "function" &&
+    typeof store.mapDelete === "function"
+  )
+}
+
+function parseRecord(raw: string): SessionRecord | undefined {
+  try {
+    const r = JSON.parse(raw) as SessionRecord | null
+    return typeof r?.sid === "string" && typeof r.expires === "number" ? r : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The map's records that have not expired, oldest sign-in first, at most
+ * `MAX_LISTED_SESSIONS` (the newest). Expired and overflowing fields are removed: that only
+ * ever deletes fields no list would show, so it cannot race a new sign-in away.
+ */
+async function liveMapRecords(store: MapStore, key: string, now: number) {
+  const live: SessionRecord[] = []
+  const dead: string[] = []
+  for (const [field, raw] of Object.entries(await store.mapGetAll(key))) {
+    const record = parseRecord(raw)
+    if (record && record.expires > now) live.push(record)
+    else dead.push(field)
+  }
+  live.sort((a, b) => a.authTime - b.authTime)
+  const overflow = live.splice(0, Math.max(0, live.length - MAX_LISTED_SESSIONS))
+  dead.push(...overflow.map((r) => r.sid))
+  if (dead.length > 0) await store.mapDelete(key, dead)
+  return live
 }
 
 /** `lifetimeSeconds`: the longest a session token can live (the larger of the two maxAges). */
@@ -60,20 +103,37 @@ export function storeRevocation(store: Store, lifetimeSeconds: number): Revocati
     },
 
     async recordSession(record) {
-      // Read-modify-write: two sign-ins of one user at the same instant may drop one entry
-      // from the list (the sessions themselves are unaffected). The list is for display.
       const now = nowSeconds()
-      const list = parseList(await store.get(listKey(record.userId)))
+      const key = listKey(record.userId)
+      if (hasMaps(store)) {
+        let full = record
+        if (record.userAgent === undefined) {
+          // A re-issue: keep what the sign-in recorded. Only this session writes this field.
+          const before = parseRecord((await store.mapGetAll(key))[record.sid] ?? "")
+          if (before?.userAgent !== undefined) full = { ...record, userAgent: before.userAgent }
+        }
+        // One atomic field write per session: two sign-ins at the same instant both stay.
+        const ttlMs = Math.max(1, record.expires - now) * 1000
+        await store.mapSet(key, record.sid, JSON.stringify(full), ttlMs)
+        return
+      }
+      // A store without maps: read-modify-write, so two sign-ins of one user at the same
+      // instant may drop one entry from the list (the sessions themselves are unaffected).
+      const before = parseList(await store.get(key))
+      const userAgent = record.userAgent ?? before.find((r) => r.sid === record.sid)?.userAgent
+      const list = before
         .filter((r) => r.expires > now && r.sid !== record.sid)
-        .concat(record)
+        .concat(userAgent === undefined ? record : { ...record, userAgent })
         .slice(-MAX_LISTED_SESSIONS)
       const until = Math.max(...list.map((r) => r.expires))
-      await store.set(listKey(record.userId), JSON.stringify(list), (until - now) * 1000)
+      await store.set(key, JSON.stringify(list), (until - now) * 1000)
     },
 
     async listSessions(userId) {
       const now = nowSeconds()
-      const list = parseList(await store.get(listKey(userId))).filter((r) => r.expires > now)
+      const list = hasMaps(store)
+        ? await liveMapRecords(store, listKey(userId), now)
+        : parseList(await store.get(listKey(userId))).filter((r) => r.expires > now)
       const revoked = await Promise.all(list.map((r) => store.get(sidKey(r.sid))))
       return list.filter((_, i) => revoked[i] === null)
     },

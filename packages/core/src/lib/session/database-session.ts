@@ -42,8 +42,10 @@ export async function readDatabaseSession(
     const dueAt = row.expires.valueOf() - maxAge * 1000 + updateAge * 1000
     if (updateAge === 0 || dueAt <= nowMs) {
       const expires = new Date(Math.floor(nowMs / 1000) * 1000 + maxAge * 1000)
-      await adapter.updateSession!({ sessionToken, expires })
-      row = { ...row, expires }
+      // The account API's adapters also keep when the session was last seen (display only).
+      const lastSeenAt = adapter.listSessionsByUserId ? { lastSeenAt: new Date(nowMs) } : {}
+      await adapter.updateSession!({ sessionToken, expires, ...lastSeenAt })
+      row = { ...row, expires, ...lastSeenAt }
       cookies.push({ name, value: sessionToken, options: { ...options, expires } })
     }
     const user: AdapterUser = found.user

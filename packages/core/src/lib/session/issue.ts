@@ -1,4 +1,5 @@
 /** Writing a new session at sign-in, for either strategy. Always a new token (no fixation). */
+import type { AdapterSession } from "../../adapters.js"
 import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
 import { presentSessionCookieNames, writeSessionCookies } from "../cookies/session-store.js"
@@ -30,14 +31,30 @@ export async function issueJwtSession(sctx: SessionContext, token: JWT): Promise
 export async function issueDatabaseSession(
   sctx: SessionContext,
   userId: string,
+  facts: { userAgent?: string | undefined; amr?: string[] | undefined } = {},
 ): Promise<{ cookies: ResponseCookie[]; sessionToken: string; expires: Date }> {
   const { config } = sctx
   const adapter = config.adapter!
   const { name, options } = sctx.cookies.sessionToken
   const previous = sctx.requestCookies[name]
   const sessionToken = config.session.generateSessionToken()
-  const expires = new Date((nowSeconds() + config.session.maxAge) * 1000)
-  const created = await adapter.createSession!({ sessionToken, userId, expires })
+  const now = nowSeconds()
+  const expires = new Date((now + config.session.maxAge) * 1000)
+  const row: AdapterSession = { sessionToken, userId, expires }
+  // Only an adapter with the account API's session methods stores these fields; an Auth.js
+  // adapter (Prisma, Drizzle…) may refuse columns it does not have.
+  if (typeof adapter.listSessionsByUserId === "function") {
+    const at = new Date(now * 1000)
+    Object.assign(row, {
+      id: crypto.randomUUID(),
+      createdAt: at,
+      lastSeenAt: at,
+      authTime: at,
+      userAgent: facts.userAgent ?? null,
+      amr: facts.amr ?? null,
+    })
+  }
+  const created = await adapter.createSession!(row)
   if (previous && previous !== sessionToken) {
     try {
       await adapter.deleteSession!(previous)

@@ -9,6 +9,7 @@ import { AccessDenied, AuthError } from "../../../errors.js"
 import type { JWT } from "../../../jwt.js"
 import type { ProviderConfig } from "../../../providers/index.js"
 import type { Account, CallbacksOptions, Profile, User } from "../../../types.js"
+import { coarseUserAgent } from "../../account/user-agent.js"
 import { addCookies, pageUrl, type RequestContext } from "../../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/session-store.js"
 import { emitEvent } from "../../events.js"
@@ -39,6 +40,8 @@ export interface SignInAttempt {
   afterLogin?: (user: User) => Promise<void>
 }
 
+const userAgentOf = (ctx: RequestContext) => coarseUserAgent(ctx.request.headers.get("user-agent"))
+
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
 
 export async function completeSignIn(
@@ -55,7 +58,7 @@ export async function completeSignIn(
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {
-    const claims = await newSessionClaims(config, logger, user.id)
+    const claims = await newSessionClaims(config, logger, user.id, userAgentOf(ctx))
     const defaultToken: JWT = {
       name: user.name ?? null,
       email: user.email ?? null,
@@ -91,7 +94,7 @@ export async function completeSignIn(
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
-    const { cookies } = await issueDatabaseSession(sctx, user.id)
+    const { cookies } = await issueDatabaseSession(sctx, user.id, { userAgent: userAgentOf(ctx) })
     addCookies(ctx, cookies)
   }
 

@@ -1,0 +1,129 @@
+/**
+ * `GET {basePath}/account` and `POST {basePath}/account/<op>`: the signed-in user's passkeys,
+ * sessions and linked accounts, and the changes to them. Every change is CSRF-checked
+ * (double-submit, as `/signout`) and needs a recent sign-in.
+ *
+ * Answers: JSON for scripts (`{ ok: true }`, errors `{ error: <type>, message }` with their
+ * status); with `X-Auth-Return-Redirect` the same plus `url`; a plain form post (Accept
+ * text/html) a 303 to `callbackUrl` (same-origin rule), with `?error=<type>` on failure —
+ * except a failed CSRF check, which never redirects (a 403 page, as everywhere else).
+ */
+import { AuthError, CallbackRouteError, SessionRequired, UnknownAction } from "../../errors.js"
+import { addCookies, type RequestContext } from "../context.js"
+import { requireCsrf } from "../csrf/require.js"
+import { errorOutcome } from "../http/error-outcome.js"
+import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../http/outcome.js"
+import { publicError } from "../http/public-error.js"
+import { toLocation } from "../redirect.js"
+import { sessionContext } from "../session/from-request.js"
+import { decodeSessionCookie } from "../session/jwt-session.js"
+import { accountView } from "./account-view.js"
+import { warnMissingOnce } from "./adapter-support.js"
+import { currentSession } from "./current-session.js"
+import { isAccountOp, runAccountOp } from "./operations.js"
+import { assertRecentAuth } from "./recent-auth.js"
+
+export async function getAccountAction(ctx: RequestContext): Promise<Outcome> {
+  try {
+    if (ctx.providerId !== undefined) {
+      throw new UnknownAction("GET account takes no further path segment (changes are POSTs)")
+    }
+    warnMissingOnce(ctx.config)
+    const current = await currentSession(sessionContext(ctx))
+    addCookies(ctx, current.cookies)
+    if (!current.signedIn) throw new SessionRequired("Sign in to see your account")
+    const view = await accountView(ctx.config, current, current.facts)
+    return json(view, 200, NO_CACHE_HEADERS)
+  } catch (error) {
+    return await accountErrorOutcome(ctx, error)
+  }
+}
+
+export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
+  try {
+    const op = ctx.providerId
+    if (!isAccountOp(op)) {
+      throw new UnknownAction(
+        "Unknown account change. Valid: passkey-rename, passkey-delete, session-revoke, sessions-revoke-others, account-unlink",
+      )
+    }
+    await requireCsrf(ctx)
+    warnMissingOnce(ctx.config)
+    const sctx = sessionContext(ctx)
+    const current = await currentSession(sctx)
+    addCookies(ctx, current.cookies)
+    if (!current.signedIn) throw new SessionRequired("Sign in to change your account")
+    assertRecentAuth(current.facts, { maxAge: ctx.config.session.recentAuthMaxAge })
+    const token = ctx.config.session.strategy === "jwt" ? await decodeSessionCookie(sctx) : null
+    const cookies = await runAccountOp(op, {
+      sctx,
+      userId: current.userId,
+      sessionId: current.sessionId,
+      token,
+      body: ctx.parsed.body,
+    })
+    addCookies(ctx, cookies)
+    ctx.logger.debug("account changed", { op })
+    if (ctx.returnRedirect || formNavigation(ctx)) return redirect(await destination(ctx))
+    return json({ ok: true }, 200, NO_CACHE_HEADERS)
+  } catch (error) {
+    return await accountErrorOutcome(ctx, error)
+  }
+}
+
+/** A browser form post without script: answered with a redirect, not JSON. */
+function formNavigation(ctx: RequestContext): boolean {
+  if (ctx.returnRedirect || ctx.parsed.method !== "POST") return false
+  const accept = ctx.request.headers.get("accept") ?? ""
+  return ctx.parsed.contentType === "form" && accept.includes("text/html")
+}
+
+/** `callbackUrl` (body, then query) through the `redirect` callback; default the account URL. */
+async function destination(ctx: RequestContext, error?: string): Promise<string> {
+  const { body, query } = ctx.parsed
+  const asked = [body.callbackUrl, query.callbackUrl].find((v) => typeof v === "string" && v)
+  const base = ctx.config.basePath === "/" ? "" : ctx.config.basePath
+  const fallback = `${ctx.origin}${base}/account`
+  const chosen =
+    typeof asked === "string"
+      ? await ctx.config.callbacks.redirect({ url: asked, baseUrl: ctx.origin })
+      : fallback
+  const url = new URL(toLocation(typeof chosen === "string" ? chosen : fallback, ctx.origin))
+  if (error) url.searchParams.set("error", error)
+  return url.href
+}
+
+const STATUS: Record<string, number> = {
+  InvalidRequest: 400,
+  UnknownAction: 400,
+  MissingCSRF: 403,
+  StoreError: 503,
+  StoreTimeout: 503,
+}
+
+async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promise<Outcome> {
+  const error =
+    thrown instanceof AuthError
+      ? thrown
+      : new CallbackRouteError("Unexpected error in the account API", { cause: thrown })
+  // A failed CSRF check keeps its usual answer: a 403 that drives the browser nowhere.
+  if (error.type === "MissingCSRF" && formNavigation(ctx)) return errorOutcome(ctx, error)
+  const status = (error as { status?: number }).status ?? STATUS[error.type] ?? 500
+  if (status >= 500 && status !== 501 && status !== 503) ctx.logger.error(error)
+  else if (error.type === "NotSupportedByAdapter") ctx.logger.error(error)
+  else {
+    ctx.logger.warn(
+      "account-refused",
+      `${error.type}: ${error.message} (account ${ctx.providerId ?? "view"})`,
+    )
+  }
+  const { type, message } =
+    status === 500
+      ? publicError(undefined)
+      : error.type === "NotSupportedByAdapter" // composed here from fixed text and a method name
+        ? { type: error.type, message: error.message }
+        : publicError(error)
+  if (formNavigation(ctx)) return redirect(await destination(ctx, type))
+  const url = ctx.returnRedirect ? { url: await destination(ctx, type) } : {}
+  return json({ error: type, message, ...url }, status, NO_CACHE_HEADERS)
+}

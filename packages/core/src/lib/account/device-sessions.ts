@@ -1,0 +1,140 @@
+/**
+ * The signed-in user's sessions ("your devices") for both strategies, by public id only:
+ * - JWT sessions: the revocation records (`sid`), ended by revoking the `sid`; "all others"
+ *   raises the user's session version and re-issues the current session at the new version.
+ *   With `session.revocation: "off"` nothing is recorded or checked, so there is nothing to
+ *   list or end: the section is `null` and the changes answer 501.
+ * - Database sessions: the rows (their `id` column, never the token), ended by deleting rows;
+ *   works whatever `session.revocation` says.
+ */
+
+import { AccountItemNotFound, NotSupportedByAdapter } from "../../errors.js"
+import type { JWT } from "../../jwt.js"
+import type { ResponseCookie } from "../../types.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { revocationBackend, tokenLifetime } from "../revocation/index.js"
+import type { SessionContext } from "../session/context.js"
+import { issueJwtSession } from "../session/issue.js"
+import { nowSeconds } from "../time.js"
+import { hasMethods, requireMethods } from "./adapter-support.js"
+
+export interface DeviceSession {
+  /** Public id: the `sid` of a JWT session, the row id of a database session. */
+  id: string
+  createdAt: string | null
+  lastSeenAt: string | null
+  userAgent: string | null
+  current: boolean
+}
+
+const DB_METHODS = ["listSessionsByUserId", "deleteSessionById"] as const
+const iso = (date: Date | null | undefined) =>
+  date instanceof Date && !Number.isNaN(date.getTime()) ? date.toISOString() : null
+const isoSeconds = (s: number | undefined) =>
+  typeof s === "number" ? new Date(s * 1000).toISOString() : null
+
+function jwtUnsupported(): NotSupportedByAdapter {
+  return new NotSupportedByAdapter(
+    'JWT sessions with session.revocation "off" keep no server state: no session can be listed or ended',
+    { details: { method: "session.revocation" } },
+  )
+}
+
+export function deviceSessionsSupported(config: ResolvedConfig): boolean {
+  return config.session.strategy === "jwt"
+    ? config.session.revocation !== "off"
+    : hasMethods(config, DB_METHODS)
+}
+
+export async function listDeviceSessions(
+  config: ResolvedConfig,
+  userId: string,
+  currentId: string | undefined,
+): Promise<DeviceSession[] | null> {
+  if (!deviceSessionsSupported(config)) return null
+  if (config.session.strategy === "jwt") {
+    const records = await revocationBackend(config).listSessions(userId)
+    return records.map((r) => ({
+      id: r.sid,
+      createdAt: isoSeconds(r.authTime),
+      lastSeenAt: isoSeconds(r.lastSeen ?? r.authTime),
+      userAgent: r.userAgent ?? null,
+      current: r.sid === currentId,
+    }))
+  }
+  const rows = await config.adapter!.listSessionsByUserId!(userId)
+  return rows
+    .filter((row) => typeof row.id === "string")
+    .map((row) => ({
+      id: row.id!,
+      createdAt: iso(row.createdAt),
+      lastSeenAt: iso(row.lastSeenAt ?? row.createdAt),
+      userAgent: row.userAgent ?? null,
+      current: row.id === currentId,
+    }))
+}
+
+/** Ends the user's session `id`; `AccountItemNotFound` when it is not one of theirs. */
+export async function revokeDeviceSession(
+  config: ResolvedConfig,
+  userId: string,
+  id: string,
+): Promise<void> {
+  if (config.session.strategy === "jwt") {
+    if (config.session.revocation === "off") throw jwtUnsupported()
+    const backend = revocationBackend(config)
+    const mine = (await backend.listSessions(userId)).some((r) => r.sid === id)
+    if (!mine) throw notFound()
+    await backend.revokeSession(id, nowSeconds() + tokenLifetime(config))
+    return
+  }
+  const adapter = requireMethods(config, DB_METHODS)
+  if (!(await adapter.deleteSessionById(userId, id))) throw notFound()
+}
+
+/**
+ * Ends every session of the user but the current one. Returns cookies to set (JWT: the
+ * current session re-issued at the user's new session version, so it survives the bump).
+ */
+export async function revokeOtherDeviceSessions(
+  sctx: SessionContext,
+  userId: string,
+  currentId: string | undefined,
+  currentToken: JWT | null,
+): Promise<ResponseCookie[]> {
+  const { config } = sctx
+  if (config.session.strategy === "jwt") {
+    if (config.session.revocation === "off") throw jwtUnsupported()
+    if (!currentToken || typeof currentToken.sid !== "string") throw jwtUnsupported()
+    const backend = revocationBackend(config)
+    const sid = currentToken.sid
+    const before = (await backend.listSessions(userId)).find((r) => r.sid === sid)
+    // A version bump ends sessions the list may not show (older than the records, or past
+    // its cap); revoking listed ids alone would miss them.
+    await backend.revokeUserSessions(userId)
+    const sv = await backend.userVersion(userId)
+    const { iat: _iat, exp: _exp, jti: _jti, ...claims } = currentToken
+    const next: JWT = { ...claims, ...(sv > 0 ? { sv } : {}) }
+    const cookies = await issueJwtSession(sctx, next)
+    // The bump forgot the user's records: the current session's comes back as it was.
+    await backend.recordSession({
+      sid,
+      userId,
+      authTime: before?.authTime ?? nowSeconds(),
+      expires: before?.expires ?? nowSeconds() + config.session.maxAge,
+      lastSeen: nowSeconds(),
+      ...(before?.userAgent === undefined ? {} : { userAgent: before.userAgent }),
+    })
+    return cookies
+  }
+  const adapter = requireMethods(config, DB_METHODS)
+  const rows = await adapter.listSessionsByUserId(userId)
+  for (const row of rows) {
+    if (row.id && row.id !== currentId) await adapter.deleteSessionById(userId, row.id)
+  }
+  return []
+}
+
+export function notFound(): AccountItemNotFound {
+  return new AccountItemNotFound("No such item in this account")
+}

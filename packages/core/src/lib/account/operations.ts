@@ -1,0 +1,134 @@
+/**
+ * The account changes (`POST {basePath}/account/<op>`), each on the signed-in user's own
+ * items only: an id that is not theirs is `AccountItemNotFound`, whether or not it exists
+ * for someone else, and nothing changes. Removing the last way to sign in is
+ * `LastSignInMethod`.
+ */
+import { InvalidRequest, LastSignInMethod } from "../../errors.js"
+import type { JWT } from "../../jwt.js"
+import type { ResponseCookie } from "../../types.js"
+import type { SessionContext } from "../session/context.js"
+import { linkedAccounts } from "./account-view.js"
+import { requireMethods } from "./adapter-support.js"
+import { notFound, revokeDeviceSession, revokeOtherDeviceSessions } from "./device-sessions.js"
+import { countSignInMethods } from "./sign-in-methods.js"
+
+export const ACCOUNT_OPS = [
+  "passkey-rename",
+  "passkey-delete",
+  "session-revoke",
+  "sessions-revoke-others",
+  "account-unlink",
+] as const
+
+export type AccountOp = (typeof ACCOUNT_OPS)[number]
+
+export function isAccountOp(value: string | undefined): value is AccountOp {
+  return (ACCOUNT_OPS as readonly string[]).includes(value ?? "")
+}
+
+export interface OpInput {
+  sctx: SessionContext
+  userId: string
+  sessionId: string | undefined
+  /** The current JWT (JWT sessions), for re-issuing it. */
+  token: JWT | null
+  body: Readonly<Record<string, unknown>>
+}
+
+/** A bounded, non-empty string field, else `InvalidRequest` (400). */
+function field(body: OpInput["body"], name: string, max = 512): string {
+  const value = body[name]
+  if (typeof value !== "string" || value === "" || value.length > max) {
+    throw new InvalidRequest(`"${name}" must be a non-empty string of at most ${max} characters`)
+  }
+  return value
+}
+
+/** A passkey name: trimmed, 1–64 characters, no control characters. */
+function passkeyName(body: OpInput["body"]): string {
+  const name = field(body, "name", 256).trim()
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  if (name === "" || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw new InvalidRequest('"name" must be 1 to 64 characters without control characters')
+  }
+  return name
+}
+
+/** Runs `op`; returns cookies to set. */
+export async function runAccountOp(op: AccountOp, input: OpInput): Promise<ResponseCookie[]> {
+  const { sctx, userId, body } = input
+  const { config } = sctx
+  switch (op) {
+    case "passkey-rename": {
+      const id = field(body, "id")
+      const name = passkeyName(body)
+      const adapter = requireMethods(config, ["renameAuthenticator"])
+      if (!(await adapter.renameAuthenticator(userId, id, name))) throw notFound()
+      return []
+    }
+    case "passkey-delete": {
+      const id = field(body, "id")
+      const adapter = requireMethods(config, [
+        "listAuthenticatorsByUserId",
+        "listAccountsByUserId",
+        "deleteAuthenticator",
+        "getUser",
+      ])
+      const [passkeys, accounts, user] = await Promise.all([
+        adapter.listAuthenticatorsByUserId(userId),
+        adapter.listAccountsByUserId(userId),
+        adapter.getUser(userId),
+      ])
+      const passkey = passkeys.find((p) => p.credentialID === id)
+      if (!passkey) throw notFound()
+      const others = passkeys.filter((p) => p !== passkey)
+      await refuseLast(await countSignInMethods(config, user, others, accounts))
+      if (!(await adapter.deleteAuthenticator(userId, id))) throw notFound()
+      // Auth.js keeps a "webauthn" account row per passkey: it goes with the passkey.
+      const row = accounts.find((a) => a.type === "webauthn" && a.providerAccountId === id)
+      if (row && config.adapter?.unlinkAccount) {
+        await config.adapter.unlinkAccount({ provider: row.provider, providerAccountId: id })
+      }
+      return []
+    }
+    case "session-revoke": {
+      const id = field(body, "id")
+      await revokeDeviceSession(config, userId, id)
+      return []
+    }
+    case "sessions-revoke-others":
+      return revokeOtherDeviceSessions(sctx, userId, input.sessionId, input.token)
+    case "account-unlink": {
+      const provider = field(body, "provider", 128)
+      const providerAccountId = field(body, "providerAccountId")
+      const adapter = requireMethods(config, [
+        "listAccountsByUserId",
+        "unlinkAccount",
+        "getUser",
+        "listAuthenticatorsByUserId",
+      ])
+      const [accounts, passkeys, user] = await Promise.all([
+        adapter.listAccountsByUserId(userId),
+        adapter.listAuthenticatorsByUserId(userId),
+        adapter.getUser(userId),
+      ])
+      const target = linkedAccounts(accounts).find(
+        (a) => a.provider === provider && a.providerAccountId === providerAccountId,
+      )
+      if (!target) throw notFound()
+      const others = accounts.filter((a) => a !== target)
+      await refuseLast(await countSignInMethods(config, user, passkeys, others))
+      await adapter.unlinkAccount({ provider, providerAccountId })
+      return []
+    }
+  }
+}
+
+async function refuseLast(remaining: number): Promise<void> {
+  if (remaining > 0) return
+  throw new LastSignInMethod(
+    "This is the last way to sign in to this account: add another one before removing it",
+    { details: { remaining } },
+  )
+}
