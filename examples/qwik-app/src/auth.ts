@@ -17,7 +17,7 @@ import Passkey from "@latchkey/core/providers/passkey"
 import type { QwikAuthConfig } from "@latchkey/qwik"
 import { adapter } from "./lib/db"
 import { deliverToDevMailbox, devMailboxEnabled } from "./lib/dev-mailbox"
-import { getNickname, setNickname, verifyCredentials } from "./lib/users"
+import { getNickname, hasPassword, setNickname, verifyCredentials } from "./lib/users"
 
 declare module "@latchkey/core" {
   interface Session {
@@ -88,6 +88,9 @@ export const authConfig: QwikAuthConfig = {
   ],
   experimental: { enableWebAuthn: true },
   adapter,
+  // The account page may remove a user's last passkey or linked account only when another way
+  // to sign in remains; a password is one, and only the app knows who has one.
+  account: { hasCredentials: (user) => hasPassword(user.id) },
   session: {
     strategy: process.env.LATCHKEY_DEMO_SESSIONS === "jwt" ? "jwt" : "database",
     ...recentAuthMaxAge(),

@@ -3,11 +3,22 @@
  * unknown sign-in time), the failure an account action returns (typed, with a message a person
  * can act on and the sign-in URL when a fresh sign-in is needed), and `useAccount` signed out.
  */
+import type { Adapter } from "@latchkey/core"
+import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import { encode } from "@latchkey/core/jwt"
 import Credentials from "@latchkey/core/providers/credentials"
+import GitHub from "@latchkey/core/providers/github"
+import Passkey from "@latchkey/core/providers/passkey"
 import { MemoryStore } from "@latchkey/core/store"
 import { describe, expect, it } from "vitest"
-import { errorTypeOf, loadAccount, requireRecentSignIn, signInUrl } from "../src/account.js"
+import {
+  accountAction,
+  errorTypeOf,
+  loadAccount,
+  requireRecentSignIn,
+  signInUrl,
+} from "../src/account.js"
+import { readSessionFromMap, setSession } from "../src/shared-map.js"
 import type { QwikAuthConfig } from "../src/types.js"
 import { fakeEvent, ORIGIN, outcome, Redirect } from "./fake-event.js"
 
@@ -124,5 +135,146 @@ describe("useAccount", () => {
   it("signed out: null", async () => {
     const { event } = fakeEvent("/account/", { method: "GET" })
     expect(await loadAccount(event, makeConfig())).toBeNull()
+  })
+})
+
+/**
+ * Database sessions in the core's memory adapter: two users, each with a passkey and a session
+ * signed in `age` seconds ago; Alice also has a GitHub account linked.
+ */
+async function accountWorld(age = 5) {
+  const adapter = MemoryAdapter() as Required<Adapter>
+  const config = makeConfig({
+    adapter,
+    session: { strategy: "database" },
+    experimental: { enableWebAuthn: true },
+    providers: [Passkey(), GitHub({ clientId: "id", clientSecret: "secret" })],
+  })
+  const expires = new Date(Date.now() + 3_600_000)
+  const authTime = new Date(Date.now() - age * 1000)
+  for (const id of ["alice", "bob"]) {
+    await adapter.createUser({ id, email: `${id}@example.com`, emailVerified: null })
+    await adapter.createSession({ sessionToken: `${id}-token`, userId: id, expires, authTime })
+    await adapter.createAuthenticator({
+      credentialID: `${id}-cred`,
+      userId: id,
+      providerAccountId: `${id}-cred`,
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: "cHVibGlj",
+      credentialDeviceType: "singleDevice",
+    })
+  }
+  await adapter.linkAccount({
+    userId: "alice",
+    type: "oauth",
+    provider: "github",
+    providerAccountId: "gh-1",
+  })
+  const as = (user: string, path = "/account/", headers?: Record<string, string>) => {
+    const made = fakeEvent(path, { cookie: `authjs.session-token=${user}-token`, headers })
+    return made.event as Parameters<typeof accountAction>[0]
+  }
+  return { adapter, config, as }
+}
+
+describe("account actions (database sessions, memory adapter)", () => {
+  it("useAccount: the user's passkeys, this session marked, linked accounts; no token", async () => {
+    const { config, as } = await accountWorld()
+    const data = await loadAccount(as("alice"), config)
+    expect(data?.user.email).toBe("alice@example.com")
+    expect(data?.recentAuth.recent).toBe(true)
+    expect(data?.passkeys?.map((p) => p.id)).toEqual(["alice-cred"])
+    expect(data?.sessions).toHaveLength(1)
+    expect(data?.sessions?.[0]?.current).toBe(true)
+    expect(data?.accounts).toEqual([
+      { provider: "github", type: "oauth", providerAccountId: "gh-1" },
+    ])
+    expect(JSON.stringify(data)).not.toContain("alice-token")
+  })
+
+  it("rename: { ok: true }, and the name is stored", async () => {
+    const { adapter, config, as } = await accountWorld()
+    const input = { id: "alice-cred", name: "Work laptop" }
+    expect(await accountAction(as("alice"), config, "passkey-rename", input)).toEqual({ ok: true })
+    const [passkey] = await adapter.listAuthenticatorsByUserId("alice")
+    expect(passkey?.name).toBe("Work laptop")
+  })
+
+  it("another user's passkey: AccountItemNotFound (404), nothing changed", async () => {
+    const { adapter, config, as } = await accountWorld()
+    const result = await accountAction(as("alice"), config, "passkey-delete", { id: "bob-cred" })
+    expect(result).toMatchObject({
+      failed: true,
+      status: 404,
+      error: { type: "AccountItemNotFound", message: expect.stringContaining("no longer exists") },
+      formErrors: [expect.stringContaining("no longer exists")],
+    })
+    expect(await adapter.listAuthenticatorsByUserId("bob")).toHaveLength(1)
+  })
+
+  it("a stale sign-in: ReauthenticationRequired with the sign-in URL back to the page", async () => {
+    const { adapter, config, as } = await accountWorld(3600)
+    const event = as("alice", "/account/?qaction=x")
+    const result = await accountAction(event, config, "passkey-delete", { id: "alice-cred" })
+    expect(result).toMatchObject({
+      failed: true,
+      status: 403,
+      error: { type: "ReauthenticationRequired" },
+      signInUrl: "/auth/signin?callbackUrl=%2Faccount%2F&reauth=1",
+    })
+    expect((result as { error: { message: string } }).error.message).toMatch(/sign in again/)
+    expect(await adapter.listAuthenticatorsByUserId("alice")).toHaveLength(1)
+  })
+
+  it("the last way to sign in: LastSignInMethod (409) with what to do instead", async () => {
+    const { adapter, config, as } = await accountWorld()
+    // Bob has one passkey and nothing else.
+    const result = await accountAction(as("bob"), config, "passkey-delete", { id: "bob-cred" })
+    expect(result).toMatchObject({ status: 409, error: { type: "LastSignInMethod" } })
+    expect((result as { error: { message: string } }).error.message).toMatch(/Add another/)
+    expect(await adapter.listAuthenticatorsByUserId("bob")).toHaveLength(1)
+    // Alice also has GitHub: her passkey can go, then GitHub is the last one.
+    const alice = { id: "alice-cred" }
+    expect(await accountAction(as("alice"), config, "passkey-delete", alice)).toEqual({ ok: true })
+    const unlink = { provider: "github", providerAccountId: "gh-1" }
+    const refused = await accountAction(as("alice"), config, "account-unlink", unlink)
+    expect(refused).toMatchObject({ status: 409, error: { type: "LastSignInMethod" } })
+  })
+
+  it("a cross-site submission: refused by the core's CSRF check, nothing changed", async () => {
+    const { adapter, config, as } = await accountWorld()
+    const event = as("alice", "/account/", { origin: "https://evil.example" })
+    const input = { id: "alice-cred", name: "pwned" }
+    const result = await accountAction(event, config, "passkey-rename", input)
+    expect(result).toMatchObject({ status: 403, error: { type: "MissingCSRF" } })
+    expect((await adapter.listAuthenticatorsByUserId("alice"))[0]?.name ?? null).toBeNull()
+  })
+
+  it("ending this session: the page renders signed out", async () => {
+    const { config, as } = await accountWorld()
+    const event = as("alice")
+    const data = await loadAccount(event, config)
+    setSession(event, { user: { email: "alice@example.com" }, expires: "" })
+    const id = data!.sessions![0]!.id
+    expect(await accountAction(event, config, "session-revoke", { id })).toEqual({ ok: true })
+    expect(readSessionFromMap(event)).toBeNull()
+    expect(await loadAccount(as("alice"), config)).toBeNull()
+  })
+
+  it("signed out: SessionRequired with a sign-in URL (no reauth)", async () => {
+    const { config } = await accountWorld()
+    const { event } = fakeEvent("/account/")
+    const result = await accountAction(
+      event as Parameters<typeof accountAction>[0],
+      config,
+      "sessions-revoke-others",
+      {},
+    )
+    expect(result).toMatchObject({
+      status: 401,
+      error: { type: "SessionRequired" },
+      signInUrl: "/auth/signin?callbackUrl=%2Faccount%2F",
+    })
   })
 })

@@ -118,3 +118,15 @@ export async function setNickname(userId: string, nickname: string): Promise<voi
     [Number(userId), nickname],
   )
 }
+
+/**
+ * Whether the user has a password here: the account API counts it as a way to sign in, so a
+ * user with a password may remove their last passkey or linked account.
+ */
+export async function hasPassword(userId: string): Promise<boolean> {
+  const id = Number(userId)
+  if (!Number.isSafeInteger(id)) return false
+  const db = await database()
+  const { rows } = await db.query(`SELECT 1 FROM demo_credentials WHERE "userId" = $1`, [id])
+  return rows.length > 0
+}
