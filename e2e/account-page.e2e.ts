@@ -5,7 +5,8 @@
  * one and every other one), linked sign-in methods (the last one cannot be unlinked), the "sign
  * in again" prompt for a sign-in that is no longer recent, and no token or secret in the page or
  * its scripts. With JavaScript on and off (adding a passkey needs it), for database sessions (the
- * default demo) and JWT sessions (a second demo with `LATCHKEY_DEMO_SESSIONS=jwt`). A third demo
+ * default demo) and JWT sessions (a second demo with `LATCHKEY_DEMO_SESSIONS=jwt`, and no email
+ * sign-in, so an OpenID account can be the only way in). A third demo
  * with a short recent sign-in window (`LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE`) has the stale case.
  */
 import { randomUUID } from "node:crypto"
@@ -33,7 +34,7 @@ let staleDemo: DemoServer
 beforeAll(async () => {
   browser = await launch()
   ;[jwtDemo, staleDemo] = await Promise.all([
-    startDemo({ LATCHKEY_DEMO_SESSIONS: "jwt" }),
+    startDemo({ LATCHKEY_DEMO_SESSIONS: "jwt", LATCHKEY_DEMO_MAILBOX: "off" }),
     startDemo({ LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE: String(STALE_AFTER) }),
   ])
 }, 120_000)
@@ -225,30 +226,30 @@ for (const js of [true, false]) {
   })
 }
 
-describe("linked sign-in methods (database sessions)", () => {
-  const base = () => onLocalhost(inject("baseURL"))
-
+describe("linked sign-in methods", () => {
   /** Sign up through the demo's local OpenID Provider, landing on `/account/`. */
-  async function signInWithOidc(page: Page): Promise<void> {
+  async function signInWithOidc(page: Page, base: string): Promise<void> {
     await page.goto("/signin/?callbackUrl=%2Faccount%2F")
     await Promise.all([
-      page.waitForURL((url) => url.origin !== base()),
+      page.waitForURL((url) => url.origin !== base),
       page.click('[data-testid="oauth-local-oidc"] button'),
     ])
     await page.fill('input[name="name"]', "Lin Ked")
     await page.fill('input[name="email"]', `oidc-${randomUUID()}@example.org`)
     await Promise.all([
-      page.waitForURL((url) => url.origin === base() && url.pathname === "/account/"),
+      page.waitForURL((url) => url.origin === base && url.pathname === "/account/"),
       page.click('button[value="login"]'),
     ])
   }
 
+  // The JWT demo runs without email sign-in, so the OpenID account is the only way in.
   for (const js of [true, false]) {
-    it(`the only sign-in method cannot be unlinked ${js ? "with" : "without"} JavaScript; with a passkey added it can`, async () => {
-      const signedIn = await open(browser, base())
+    it(`the only sign-in method cannot be unlinked ${js ? "with" : "without"} JavaScript; once a passkey is added it can (JWT sessions)`, async () => {
+      const base = onLocalhost(jwtDemo.url)
+      const signedIn = await open(browser, base)
       const { cdp, authenticatorId } = await addVirtualAuthenticator(signedIn.page)
-      await signInWithOidc(signedIn.page)
-      const { context, page } = await sameSession(signedIn.context, base(), js)
+      await signInWithOidc(signedIn.page, base)
+      const { context, page } = await sameSession(signedIn.context, base, js)
       await page.goto("/account/")
       expect(await page.locator('[data-testid="linked-account"]').count()).toBe(1)
       await submit(page, '[data-testid="unlink"]', '[data-testid="unlink-error"]')
@@ -263,15 +264,24 @@ describe("linked sign-in methods (database sessions)", () => {
 
       await press(signedIn.page, '[data-testid="register-passkey"]')
       await signedIn.page.waitForURL((url) => url.search === "?passkey=added")
-      expect(
-        (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
-      ).toHaveLength(1)
+      const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
+      expect(credentials).toHaveLength(1)
       await page.goto("/account/")
       await submit(page, '[data-testid="unlink"]', '[data-testid="unlink-done"]')
       await page.waitForSelector('[data-testid="no-linked-accounts"]')
       await Promise.all([context.close(), signedIn.context.close()])
     })
   }
+
+  it("with email links on and the address verified by the provider, unlinking works (database sessions)", async () => {
+    const base = onLocalhost(inject("baseURL"))
+    const { context, page } = await open(browser, base)
+    await signInWithOidc(page, base)
+    expect(await page.locator('[data-testid="linked-account"]').count()).toBe(1)
+    await submit(page, '[data-testid="unlink"]', '[data-testid="unlink-done"]')
+    await page.waitForSelector('[data-testid="no-linked-accounts"]')
+    await context.close()
+  })
 })
 
 describe(`a sign-in older than the recent window (${STALE_AFTER} s, database sessions)`, () => {
