@@ -20,7 +20,7 @@ import { decodeSessionCookie } from "../session/jwt-session.js"
 import { accountView } from "./account-view.js"
 import { warnMissingOnce } from "./adapter-support.js"
 import { currentSession } from "./current-session.js"
-import { isAccountOp, runAccountOp } from "./operations.js"
+import { assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { assertRecentAuth } from "./recent-auth.js"
 
 export async function getAccountAction(ctx: RequestContext): Promise<Outcome> {
@@ -49,6 +49,7 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
     }
     await requireCsrf(ctx)
     warnMissingOnce(ctx.config)
+    assertOpSupported(op, ctx.config)
     const sctx = sessionContext(ctx)
     const current = await currentSession(sctx)
     addCookies(ctx, current.cookies)

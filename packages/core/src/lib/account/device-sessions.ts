@@ -33,7 +33,7 @@ const iso = (date: Date | null | undefined) =>
 const isoSeconds = (s: number | undefined) =>
   typeof s === "number" ? new Date(s * 1000).toISOString() : null
 
-function jwtUnsupported(): NotSupportedByAdapter {
+export function jwtSessionsUnsupported(): NotSupportedByAdapter {
   return new NotSupportedByAdapter(
     'JWT sessions with session.revocation "off" keep no server state: no session can be listed or ended',
     { details: { method: "session.revocation" } },
@@ -81,7 +81,7 @@ export async function revokeDeviceSession(
   id: string,
 ): Promise<void> {
   if (config.session.strategy === "jwt") {
-    if (config.session.revocation === "off") throw jwtUnsupported()
+    if (config.session.revocation === "off") throw jwtSessionsUnsupported()
     const backend = revocationBackend(config)
     const mine = (await backend.listSessions(userId)).some((r) => r.sid === id)
     if (!mine) throw notFound()
@@ -104,8 +104,8 @@ export async function revokeOtherDeviceSessions(
 ): Promise<ResponseCookie[]> {
   const { config } = sctx
   if (config.session.strategy === "jwt") {
-    if (config.session.revocation === "off") throw jwtUnsupported()
-    if (!currentToken || typeof currentToken.sid !== "string") throw jwtUnsupported()
+    if (config.session.revocation === "off") throw jwtSessionsUnsupported()
+    if (!currentToken || typeof currentToken.sid !== "string") throw jwtSessionsUnsupported()
     const backend = revocationBackend(config)
     const sid = currentToken.sid
     const before = (await backend.listSessions(userId)).find((r) => r.sid === sid)

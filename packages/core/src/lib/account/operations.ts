@@ -10,7 +10,12 @@ import type { ResponseCookie } from "../../types.js"
 import type { SessionContext } from "../session/context.js"
 import { linkedAccounts } from "./account-view.js"
 import { requireMethods } from "./adapter-support.js"
-import { notFound, revokeDeviceSession, revokeOtherDeviceSessions } from "./device-sessions.js"
+import {
+  jwtSessionsUnsupported,
+  notFound,
+  revokeDeviceSession,
+  revokeOtherDeviceSessions,
+} from "./device-sessions.js"
 import { countSignInMethods } from "./sign-in-methods.js"
 
 export const ACCOUNT_OPS = [
@@ -53,6 +58,39 @@ function passkeyName(body: OpInput["body"]): string {
     throw new InvalidRequest('"name" must be 1 to 64 characters without control characters')
   }
   return name
+}
+
+/**
+ * The adapter methods `op` needs, checked before the recent-sign-in rule: asking a user to
+ * sign in again for a change the server cannot make would be a pointless detour.
+ */
+export function assertOpSupported(op: AccountOp, config: SessionContext["config"]): void {
+  const needs: Record<AccountOp, readonly (keyof import("../../adapters.js").Adapter)[]> = {
+    "passkey-rename": ["renameAuthenticator"],
+    "passkey-delete": [
+      "listAuthenticatorsByUserId",
+      "listAccountsByUserId",
+      "deleteAuthenticator",
+      "getUser",
+    ],
+    "session-revoke": config.session.strategy === "database" ? ["deleteSessionById"] : [],
+    "sessions-revoke-others":
+      config.session.strategy === "database" ? ["listSessionsByUserId", "deleteSessionById"] : [],
+    "account-unlink": [
+      "listAccountsByUserId",
+      "unlinkAccount",
+      "getUser",
+      "listAuthenticatorsByUserId",
+    ],
+  }
+  requireMethods(config, needs[op])
+  if (
+    config.session.strategy === "jwt" &&
+    config.session.revocation === "off" &&
+    op.startsWith("session")
+  ) {
+    throw jwtSessionsUnsupported()
+  }
 }
 
 /** Runs `op`; returns cookies to set. */
