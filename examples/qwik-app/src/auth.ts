@@ -92,7 +92,11 @@ export const authConfig: QwikAuthConfig = {
   // to sign in remains; a password is one, and only the app knows who has one.
   account: { hasCredentials: (user) => hasPassword(user.id) },
   session: {
-    strategy: process.env.LATCHKEY_DEMO_SESSIONS === "jwt" ? "jwt" : "database",
+    ...(process.env.LATCHKEY_DEMO_SESSIONS === "jwt"
+      ? // "End this session" on the account page should end it at the other device's next
+        // request, not at its next re-issue: every read checks revocation (one query).
+        { strategy: "jwt", revocation: "strict" }
+      : { strategy: "database" }),
     ...recentAuthMaxAge(),
   },
   // After asking for a link: the demo's own page, which points to the dev mailbox.
