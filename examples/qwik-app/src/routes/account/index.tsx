@@ -34,6 +34,12 @@ function when(value: string | number | null | undefined): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`
 }
 
+/** Where the passkey lives, from the authenticator's backup flags. */
+function storage(backedUp: boolean, deviceType: string | null): string {
+  if (deviceType !== "multiDevice") return "this device only"
+  return backedUp ? "synced to your other devices" : "can sync, not backed up yet"
+}
+
 const providerNames: Record<string, string> = {
   "local-oidc": "Local OpenID",
   github: "GitHub",
@@ -137,9 +143,8 @@ const Passkeys = component$((props: { data: AccountData; added: boolean }) => {
               <div class="item-head">
                 <strong data-testid="passkey-name">{p.name ?? "Unnamed passkey"}</strong>
                 <span class="item-meta">
-                  Added {when(p.createdAt)} · last used {when(p.lastUsedAt)}
-                  {p.backedUp ? " · synced" : " · this device only"}
-                  {p.deviceType ? ` · ${p.deviceType}` : ""}
+                  Added {when(p.createdAt)} · last used {when(p.lastUsedAt)} ·{" "}
+                  {storage(p.backedUp, p.deviceType)}
                 </span>
               </div>
               <div class="item-actions">
