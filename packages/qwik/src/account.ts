@@ -21,7 +21,7 @@ import type {
 } from "./account-types.js"
 import { basePathOf } from "./config.js"
 import { applyResponseCookies } from "./cookies.js"
-import { buildCoreGet, callCore } from "./internal-request.js"
+import { buildCoreGet, callCore, cookieHeader } from "./internal-request.js"
 import type { RecentSignIn, RequireRecentAuthOptions } from "./recent-auth.js"
 import { currentPage } from "./redirect.js"
 import { setSession } from "./shared-map.js"
@@ -135,7 +135,11 @@ export async function accountAction(
  * the start of the request is replaced by a fresh read, so the page renders signed out.
  */
 async function reloadSession(event: RequestEventCommon, config: QwikAuthConfig): Promise<void> {
-  const { session, cookies } = await getSession(event.request, config)
+  const headers = new Headers(event.request.headers)
+  const cookie = cookieHeader(event)
+  if (cookie === null) headers.delete("cookie")
+  else headers.set("cookie", cookie)
+  const { session, cookies } = await getSession(new Request(event.url, { headers }), config)
   applyResponseCookies(event, cookies)
   setSession(event, session)
 }

@@ -8,7 +8,8 @@
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { Auth } from "@latchkey/core"
-import { applySetCookieHeaders } from "./cookies.js"
+import { applySetCookieHeaders, parseSetCookie } from "./cookies.js"
+import { COOKIES_SET_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
 
 const forwardedHeaders = [
@@ -37,10 +38,52 @@ export interface CoreCall {
 function forwardHeaders(event: RequestEventCommon): Headers {
   const headers = new Headers()
   for (const name of forwardedHeaders) {
-    const value = event.request.headers.get(name)
+    const value = name === "cookie" ? cookieHeader(event) : event.request.headers.get(name)
     if (value !== null) headers.set(name, value)
   }
   return headers
+}
+
+type CookiesSet = Map<string, string | null>
+
+/**
+ * The request's `Cookie` header with what the core already set during this request applied:
+ * an action that re-issued the session (ending every other session re-issues this one at the
+ * user's new session version) must not be followed by a loader presenting the old cookie,
+ * which the core would now refuse and clear.
+ */
+export function cookieHeader(event: RequestEventCommon): string | null {
+  const sent = event.request.headers.get("cookie")
+  const set = event.sharedMap.get(COOKIES_SET_KEY) as CookiesSet | undefined
+  if (!set) return sent
+  const pairs = new Map<string, string>()
+  for (const part of (sent ?? "").split(";")) {
+    const eq = part.indexOf("=")
+    if (eq > 0) pairs.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim())
+  }
+  for (const [name, value] of set) {
+    if (value === null) pairs.delete(name)
+    else pairs.set(name, value)
+  }
+  const header = [...pairs].map(([name, value]) => `${name}=${value}`).join("; ")
+  return header === "" ? null : header
+}
+
+/** Remember the cookies of a core answer for the later internal requests of this request. */
+function rememberSetCookies(event: RequestEventCommon, headers: Headers): void {
+  const lines = headers.getSetCookie()
+  if (lines.length === 0) return
+  let set = event.sharedMap.get(COOKIES_SET_KEY) as CookiesSet | undefined
+  if (!set) {
+    set = new Map()
+    event.sharedMap.set(COOKIES_SET_KEY, set)
+  }
+  for (const line of lines) {
+    const cookie = parseSetCookie(line)
+    if (!cookie) continue
+    const cleared = cookie.value === "" || cookie.attributes.maxAge === 0
+    set.set(cookie.name, cleared ? null : cookie.value)
+  }
 }
 
 export function buildCoreRequest(event: RequestEventCommon, call: CoreCall): Request {
@@ -79,6 +122,7 @@ export async function callCore(
   const request = call instanceof Request ? call : buildCoreRequest(event, call)
   const response = await Auth(request, config)
   applySetCookieHeaders(event, response.headers)
+  rememberSetCookies(event, response.headers)
   const type = response.headers.get("content-type") ?? ""
   const body: unknown = type.includes("application/json") ? await response.json() : null
   return { status: response.status, body }

@@ -3,7 +3,7 @@
  * unknown sign-in time), the failure an account action returns (typed, with a message a person
  * can act on and the sign-in URL when a fresh sign-in is needed), and `useAccount` signed out.
  */
-import type { Adapter } from "@latchkey/core"
+import { type Adapter, Auth } from "@latchkey/core"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import { encode } from "@latchkey/core/jwt"
 import Credentials from "@latchkey/core/providers/credentials"
@@ -276,5 +276,49 @@ describe("account actions (database sessions, memory adapter)", () => {
       error: { type: "SessionRequired" },
       signInUrl: "/auth/signin?callbackUrl=%2Faccount%2F",
     })
+  })
+})
+
+describe("account actions (JWT sessions)", () => {
+  /** Sign `u1` in through the core's credentials callback; resolves the session cookie pair. */
+  async function signIn(config: QwikAuthConfig): Promise<string> {
+    const response = await Auth(
+      new Request(`${ORIGIN}/auth/callback/credentials`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "sec-fetch-site": "same-origin",
+        },
+        body: "email=a%40b.c",
+      }),
+      config,
+    )
+    const line = response.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))
+    expect(line).toBeDefined()
+    return line!.split(";")[0]!
+  }
+
+  it("ending every other session re-issues this one; the loader after it sees the new cookie", async () => {
+    const adapter = MemoryAdapter()
+    const config = makeConfig({ adapter, session: { strategy: "jwt", revocation: "strict" } })
+    await adapter.createUser({ id: "u1", email: "a@b.c", emailVerified: null })
+    const here = await signIn(config)
+    await signIn(config)
+    const { event, cookies } = fakeEvent("/account/", { cookie: here })
+    const before = await loadAccount(event, config)
+    expect(before?.sessions).toHaveLength(2)
+    const result = await accountAction(
+      event as Parameters<typeof accountAction>[0],
+      config,
+      "sessions-revoke-others",
+      {},
+    )
+    expect(result).toEqual({ ok: true })
+    // Qwik runs the loaders after the action in the same request.
+    const after = await loadAccount(event, config)
+    expect(after?.sessions?.map((s) => s.current)).toEqual([true])
+    // The browser keeps the re-issued cookie, not a deletion.
+    expect(cookies.get("authjs.session-token")).toBeTruthy()
+    expect(cookies.get("authjs.session-token")).not.toBe(here.split("=")[1])
   })
 })
