@@ -299,7 +299,7 @@ describe("account actions (JWT sessions)", () => {
   }
 
   it("ending every other session re-issues this one; the loader after it sees the new cookie", async () => {
-    const adapter = MemoryAdapter()
+    const adapter = MemoryAdapter() as Required<Adapter>
     const config = makeConfig({ adapter, session: { strategy: "jwt", revocation: "strict" } })
     await adapter.createUser({ id: "u1", email: "a@b.c", emailVerified: null })
     const here = await signIn(config)
