@@ -171,11 +171,13 @@ async function accountWorld(age = 5) {
     provider: "github",
     providerAccountId: "gh-1",
   })
-  const as = (user: string, path = "/account/", headers?: Record<string, string>) => {
-    const made = fakeEvent(path, { cookie: `authjs.session-token=${user}-token`, headers })
-    return made.event as Parameters<typeof accountAction>[0]
-  }
-  return { adapter, config, as }
+  return { adapter, config, as: actionEventOf }
+}
+
+/** An action request of `user` (their session cookie) on `path`. */
+function actionEventOf(user: string, path = "/account/", headers?: Record<string, string>) {
+  const made = fakeEvent(path, { cookie: `authjs.session-token=${user}-token`, headers })
+  return made.event as Parameters<typeof accountAction>[0]
 }
 
 describe("account actions (database sessions, memory adapter)", () => {
