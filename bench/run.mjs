@@ -3,6 +3,7 @@ import os from "node:os"
 import { benchAccessToken } from "./access-token.mjs"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
+import { benchPasskeys } from "./passkey.mjs"
 import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokensOffNode } from "./runtimes.mjs"
@@ -18,6 +19,7 @@ const suites = {
   "qwik2-page": benchQwik2Pages,
   "access-token": benchAccessToken,
   revocation: benchRevocation,
+  passkey: benchPasskeys,
 }
 
 console.log(

@@ -12,10 +12,12 @@ import { type Queryable, query, type Row } from "./client.js"
 import { adapterRefusal, toAdapterError } from "./errors.js"
 import {
   accountParams,
+  sessionExtras,
   toAccount,
   toAuthenticator,
   toDate,
   toDbId,
+  toFullSession,
   toSession,
   toUser,
   toVerificationToken,
@@ -57,6 +59,12 @@ export interface PostgresAdapterOptions {
    * lives in the configured `store` (memory by default).
    */
   revocation?: boolean
+  /**
+   * Whether the account API's methods and columns are used (migration 0005: session public
+   * ids, sign-in facts, passkey names). Default `true`; set `false` for a database that
+   * `migrate()` was not run on: the account API then answers `null` sections and 501.
+   */
+  account?: boolean
 }
 
 /**
@@ -314,10 +322,15 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
   }
 
   if (options.revocation !== false) Object.assign(adapter, revocationMethods())
+  const account = options.account !== false
+  if (account) {
+    Object.assign(adapter, accountMethods())
+    if (options.revocation !== false) Object.assign(adapter, fullSessionRecordMethods())
+  }
 
   if (options.authenticators === false) return adapter
 
-  return {
+  const withAuthenticators: Adapter = {
     ...adapter,
 
     createAuthenticator: guarded("createAuthenticator", async (a: AdapterAuthenticator) => {
@@ -359,4 +372,181 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
       },
     ),
   }
+  if (account) Object.assign(withAuthenticators, accountAuthenticatorMethods())
+  return withAuthenticators
+
+  /** Sessions with public ids and sign-in facts, and the user's accounts (migration 0005). */
+  function accountMethods(): Partial<Adapter> {
+    return {
+      createSession: guarded("createSession", async (session: AdapterSession) => {
+        const userId = toDbId(session.userId)
+        if (userId === null) {
+          throw adapterRefusal("createSession", "userId is not an id of this database")
+        }
+        const row = await first(sql.createSessionFull, [
+          userId,
+          session.expires,
+          await tokenKey(session.sessionToken),
+          session.id ?? null,
+          session.createdAt ?? null,
+          session.lastSeenAt ?? null,
+          session.userAgent ?? null,
+          session.authTime ?? null,
+          session.amr ?? null,
+        ])
+        if (!row) throw adapterRefusal("createSession", "no row returned")
+        return toFullSession(session.sessionToken, row)
+      }),
+
+      getSessionAndUser: guarded("getSessionAndUser", async (sessionToken: string) => {
+        const row = await first(sql.getSessionAndUserFull, [await tokenKey(sessionToken)])
+        if (!row) return null
+        const user = toUser(row)
+        return {
+          session: {
+            sessionToken,
+            userId: user.id,
+            expires: toDate(row.sessionExpires),
+            ...sessionExtras(row, row.sessionCreatedAt),
+          },
+          user,
+        }
+      }),
+
+      updateSession: guarded(
+        "updateSession",
+        async (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => {
+          const userId = session.userId === undefined ? null : toDbId(session.userId)
+          if (session.userId !== undefined && userId === null) {
+            throw adapterRefusal("updateSession", "userId is not an id of this database")
+          }
+          const row = await first(sql.updateSessionFull, [
+            await tokenKey(session.sessionToken),
+            session.expires ?? null,
+            userId,
+            session.lastSeenAt ?? null,
+          ])
+          return row ? toFullSession(session.sessionToken, row) : null
+        },
+      ),
+
+      listSessionsByUserId: guarded("listSessionsByUserId", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return []
+        const found = await rows(sql.listSessionsByUserId, [dbId])
+        return found.map((row) => ({
+          userId: String(row.userId),
+          expires: toDate(row.expires),
+          ...sessionExtras(row),
+        }))
+      }),
+
+      deleteSessionById: guarded("deleteSessionById", async (userId: string, id: string) => {
+        const dbId = toDbId(userId)
+        // Not a UUID: no session has it (and the cast would fail).
+        if (dbId === null || !isUuid(id)) return false
+        return (await rows(sql.deleteSessionById, [dbId, id])).length > 0
+      }),
+
+      listAccountsByUserId: guarded("listAccountsByUserId", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return []
+        return (await rows(sql.listAccountsByUserId, [dbId])).map(toAccount)
+      }),
+    }
+  }
+
+  /** Session records with the last re-issue and user agent (migration 0005). */
+  function fullSessionRecordMethods(): Partial<Adapter> {
+    return {
+      createSessionRecord: guarded("createSessionRecord", async (record: AdapterSessionRecord) => {
+        await rows(sql.createSessionRecordFull, [
+          record.sid,
+          record.userId,
+          record.authTime,
+          record.expires,
+          record.lastSeenAt ?? null,
+          record.userAgent ?? null,
+        ])
+      }),
+      listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
+        const found = await rows(sql.listSessionRecordsFull, [userId])
+        return found.map((row) => ({
+          sid: String(row.sid),
+          userId: String(row.userId),
+          authTime: toDate(row.authTime),
+          expires: toDate(row.expires),
+          lastSeenAt: row.lastSeenAt == null ? null : toDate(row.lastSeenAt),
+          userAgent: row.userAgent == null ? null : String(row.userAgent),
+        }))
+      }),
+    }
+  }
+
+  /** Passkey names, creation and last use; delete and rename by their owner only. */
+  function accountAuthenticatorMethods(): Partial<Adapter> {
+    return {
+      createAuthenticator: guarded("createAuthenticator", async (a: AdapterAuthenticator) => {
+        const userId = toDbId(a.userId)
+        if (userId === null) {
+          throw adapterRefusal("createAuthenticator", "userId is not an id of this database")
+        }
+        const row = await first(sql.createAuthenticatorFull, [
+          a.credentialID,
+          userId,
+          a.providerAccountId,
+          a.credentialPublicKey,
+          a.counter,
+          a.credentialDeviceType,
+          a.credentialBackedUp,
+          a.transports ?? null,
+          a.name ?? null,
+          a.createdAt ?? null,
+        ])
+        if (!row) throw adapterRefusal("createAuthenticator", "no row returned")
+        return toAuthenticator(row)
+      }),
+
+      getAuthenticator: guarded("getAuthenticator", async (credentialID: string) => {
+        const row = await first(sql.getAuthenticatorFull, [credentialID])
+        return row ? toAuthenticator(row) : null
+      }),
+
+      listAuthenticatorsByUserId: guarded("listAuthenticatorsByUserId", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return []
+        return (await rows(sql.listAuthenticatorsByUserIdFull, [dbId])).map(toAuthenticator)
+      }),
+
+      updateAuthenticatorCounter: guarded(
+        "updateAuthenticatorCounter",
+        async (credentialID: string, newCounter: number) => {
+          const row = await first(sql.updateAuthenticatorCounterFull, [credentialID, newCounter])
+          if (!row) throw adapterRefusal("updateAuthenticatorCounter", "no such credential")
+          return toAuthenticator(row)
+        },
+      ),
+
+      deleteAuthenticator: guarded(
+        "deleteAuthenticator",
+        async (userId: string, credentialID: string) => {
+          const dbId = toDbId(userId)
+          if (dbId === null) return false
+          return (await rows(sql.deleteAuthenticator, [dbId, credentialID])).length > 0
+        },
+      ),
+
+      renameAuthenticator: guarded(
+        "renameAuthenticator",
+        async (userId: string, credentialID: string, name: string) => {
+          const dbId = toDbId(userId)
+          if (dbId === null) return false
+          return (await rows(sql.renameAuthenticator, [dbId, credentialID, name])).length > 0
+        },
+      ),
+    }
+  }
 }
+
+const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)

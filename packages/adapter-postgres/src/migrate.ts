@@ -25,7 +25,12 @@ export interface MigrateResult {
   applied: number[]
 }
 
-const migrationFiles = ["0001_init.sql", "0002_authenticators.sql", "0004_revocation.sql"] as const
+const migrationFiles = [
+  "0001_init.sql",
+  "0002_authenticators.sql",
+  "0004_revocation.sql",
+  "0005_account.sql",
+] as const
 
 /** Reads the migration files shipped in the package (Node.js only, like `pg` itself). */
 export async function loadMigrations(): Promise<Migration[]> {

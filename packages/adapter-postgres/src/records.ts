@@ -97,8 +97,20 @@ export function toVerificationToken(row: Row): VerificationToken {
 export const authenticatorColumns = `"credentialID", "userId", "providerAccountId",
   "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
+/** With the account API's columns (migration 0005). */
+export const authenticatorColumnsFull = `${authenticatorColumns}, name, "createdAt", "lastUsedAt"`
+
 export function toAuthenticator(row: Row): AdapterAuthenticator {
+  const extra: Partial<AdapterAuthenticator> =
+    "lastUsedAt" in row
+      ? {
+          name: toNullableString(row.name),
+          createdAt: toNullableDate(row.createdAt),
+          lastUsedAt: toNullableDate(row.lastUsedAt),
+        }
+      : {}
   return {
+    ...extra,
     credentialID: String(row.credentialID),
     userId: String(row.userId),
     providerAccountId: String(row.providerAccountId),
@@ -113,4 +125,28 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
 /** A session row; `sessionToken` is the core's token (the row may hold only its hash). */
 export function toSession(sessionToken: string, row: Row): AdapterSession {
   return { sessionToken, userId: String(row.userId), expires: toDate(row.expires) }
+}
+
+/** A session row with the account API's columns (migration 0005). */
+export const sessionColumns = `"userId", expires, "publicId", "createdAt", "lastSeenAt",
+  "userAgent", "authTime", amr`
+
+/** The account API's fields of a session row (`createdAt` under another name in joins). */
+export function sessionExtras(
+  row: Row,
+  createdAt: unknown = row.createdAt,
+): Partial<AdapterSession> {
+  return {
+    id: String(row.publicId),
+    createdAt: toNullableDate(createdAt) ?? undefined,
+    lastSeenAt: toNullableDate(row.lastSeenAt),
+    userAgent: toNullableString(row.userAgent),
+    authTime: toNullableDate(row.authTime),
+    amr: Array.isArray(row.amr) ? row.amr.map(String) : null,
+  }
+}
+
+/** A full session row (account API columns) for the core's token. */
+export function toFullSession(sessionToken: string, row: Row): AdapterSession {
+  return { ...toSession(sessionToken, row), ...sessionExtras(row) }
 }

@@ -3,7 +3,14 @@
  * text. Table names are unqualified, so they resolve through the connection's `search_path`.
  * Each method is a single statement, hence atomic without an explicit transaction.
  */
-import { accountColumns, authenticatorColumns, userColumns, userColumnsOf } from "./records.js"
+import {
+  accountColumns,
+  authenticatorColumns,
+  authenticatorColumnsFull,
+  sessionColumns,
+  userColumns,
+  userColumnsOf,
+} from "./records.js"
 
 export const sql = {
   createUser: `INSERT INTO users (name, email, "emailVerified", image)
@@ -101,6 +108,67 @@ export const sql = {
 
   listSessionRecords: `SELECT sid, "userId", "authTime", expires FROM session_records
     WHERE "userId" = $1 AND expires > now() ORDER BY "authTime", sid`,
+
+  // Account API (migration 0005). Used only when the adapter offers the account methods, so
+  // a database without the columns keeps working with the statements above.
+  createSessionFull: `INSERT INTO sessions ("userId", expires, "sessionToken", "publicId",
+      "createdAt", "lastSeenAt", "userAgent", "authTime", amr)
+    VALUES ($1, $2, $3, COALESCE($4::uuid, gen_random_uuid()), COALESCE($5::timestamptz, now()),
+      $6, $7, $8, $9::text[])
+    RETURNING ${sessionColumns}`,
+
+  getSessionAndUserFull: `SELECT s.expires AS "sessionExpires", s."publicId",
+      s."createdAt" AS "sessionCreatedAt", s."lastSeenAt", s."userAgent", s."authTime", s.amr,
+      ${userColumnsOf("u")}
+    FROM sessions s JOIN users u ON u.id = s."userId"
+    WHERE s."sessionToken" = $1`,
+
+  updateSessionFull: `UPDATE sessions SET
+      expires = COALESCE($2::timestamptz, expires),
+      "userId" = COALESCE($3::integer, "userId"),
+      "lastSeenAt" = COALESCE($4::timestamptz, "lastSeenAt")
+    WHERE "sessionToken" = $1 RETURNING ${sessionColumns}`,
+
+  listSessionsByUserId: `SELECT ${sessionColumns} FROM sessions
+    WHERE "userId" = $1 AND expires > now() ORDER BY "createdAt" NULLS FIRST, id`,
+
+  // The user id in the WHERE clause: another user's session id matches nothing.
+  deleteSessionById: `DELETE FROM sessions WHERE "userId" = $1 AND "publicId" = $2::uuid
+    RETURNING id`,
+
+  listAccountsByUserId: `SELECT ${accountColumns} FROM accounts WHERE "userId" = $1
+    ORDER BY provider, "providerAccountId"`,
+
+  deleteAuthenticator: `DELETE FROM authenticators WHERE "userId" = $1 AND "credentialID" = $2
+    RETURNING "credentialID"`,
+
+  renameAuthenticator: `UPDATE authenticators SET name = $3
+    WHERE "userId" = $1 AND "credentialID" = $2 RETURNING "credentialID"`,
+
+  createAuthenticatorFull: `INSERT INTO authenticators (${authenticatorColumns}, name, "createdAt")
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::timestamptz, now()))
+    RETURNING ${authenticatorColumnsFull}`,
+
+  getAuthenticatorFull: `SELECT ${authenticatorColumnsFull} FROM authenticators
+    WHERE "credentialID" = $1`,
+
+  listAuthenticatorsByUserIdFull: `SELECT ${authenticatorColumnsFull} FROM authenticators
+    WHERE "userId" = $1 ORDER BY "createdAt" NULLS FIRST, "credentialID"`,
+
+  // A sign-in with the passkey: the counter and when it was last used, in one statement.
+  updateAuthenticatorCounterFull: `UPDATE authenticators SET counter = $2, "lastUsedAt" = now()
+    WHERE "credentialID" = $1 RETURNING ${authenticatorColumnsFull}`,
+
+  createSessionRecordFull: `WITH purged AS (
+      DELETE FROM session_records WHERE "userId" = $2 AND expires < now() AND sid <> $1)
+    INSERT INTO session_records (sid, "userId", "authTime", expires, "lastSeenAt", "userAgent")
+    VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (sid) DO UPDATE SET expires = EXCLUDED.expires,
+      "lastSeenAt" = COALESCE(EXCLUDED."lastSeenAt", session_records."lastSeenAt"),
+      "userAgent" = COALESCE(EXCLUDED."userAgent", session_records."userAgent")`,
+
+  listSessionRecordsFull: `SELECT sid, "userId", "authTime", expires, "lastSeenAt", "userAgent"
+    FROM session_records WHERE "userId" = $1 AND expires > now() ORDER BY "authTime", sid`,
 
   createVerificationToken: `INSERT INTO verification_token (identifier, expires, token)
     VALUES ($1, $2, $3) RETURNING identifier, expires, token`,

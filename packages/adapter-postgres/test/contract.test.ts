@@ -28,6 +28,7 @@ for (const backend of backends) {
         hashSessionTokens: false,
         authenticators: false,
         revocation: false,
+        account: false,
       })
     },
     teardown: async () => await legacy?.close(),

@@ -18,7 +18,7 @@ for (const backend of backends) {
 
     it("creates the Auth.js tables, the authenticators and revocation tables, and records the versions", async () => {
       db = await backend.create()
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5] })
       expect(await tablesOf(db)).toEqual([
         "accounts",
         "authenticators",
@@ -35,6 +35,7 @@ for (const backend of backends) {
         { version: 1, name: "init" },
         { version: 2, name: "authenticators" },
         { version: 4, name: "revocation" },
+        { version: 5, name: "account" },
       ])
     })
 
@@ -75,6 +76,13 @@ for (const backend of backends) {
         "userId:integer",
         "expires:timestamp with time zone",
         "sessionToken:character varying",
+        // Migration 0005 (the account API), after the Auth.js columns.
+        "publicId:uuid",
+        "createdAt:timestamp with time zone",
+        "lastSeenAt:timestamp with time zone",
+        "userAgent:text",
+        "authTime:timestamp with time zone",
+        "amr:ARRAY",
       ])
       expect(describe("verification_token")).toEqual([
         "identifier:text",
@@ -94,7 +102,7 @@ for (const backend of backends) {
       })
       expect(await migrate(db.client)).toEqual({ applied: [] })
       expect(await adapter.getUser!(user.id)).toEqual(user)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 3 }])
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 4 }])
     })
 
     it("three instances migrating at once end with one schema and no error", async () => {
@@ -102,9 +110,9 @@ for (const backend of backends) {
       const clients = [db.client, db.another(), db.another()]
       const results = await Promise.all(clients.map((client) => migrate(client)))
       // Exactly one instance applied the migrations; the others waited on the lock, then saw them.
-      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4] }])
+      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4, 5] }])
       expect(results.filter((r) => r.applied.length === 0)).toHaveLength(2)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 3 }])
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 4 }])
       expect(await tablesOf(db)).toHaveLength(9)
     })
 
@@ -114,7 +122,7 @@ for (const backend of backends) {
         await migrate(connection),
         await migrate(connection),
       ])
-      expect(results).toEqual([{ applied: [1, 2, 4] }, { applied: [] }])
+      expect(results).toEqual([{ applied: [1, 2, 4, 5] }, { applied: [] }])
       expect(await tablesOf(db)).toHaveLength(9)
     })
 
@@ -153,7 +161,7 @@ for (const backend of backends) {
         `INSERT INTO sessions ("userId", expires, "sessionToken")
          VALUES (1, now() + interval '1 day', 'plain-token')`,
       )
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5] })
       expect(await tablesOf(db)).toContain("authenticators")
       const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
       const found = await adapter.getSessionAndUser!("plain-token")
@@ -179,8 +187,9 @@ for (const backend of backends) {
         [1, "init"],
         [2, "authenticators"],
         [4, "revocation"],
+        [5, "account"],
       ])
-      for (const m of migrations) expect(m.sql).toMatch(/CREATE TABLE IF NOT EXISTS/)
+      for (const m of migrations) expect(m.sql).toMatch(/(CREATE TABLE|ADD COLUMN) IF NOT EXISTS/)
     })
   })
 }

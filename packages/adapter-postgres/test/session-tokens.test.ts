@@ -29,7 +29,9 @@ for (const backend of backends) {
       const user = await newUser(adapter)
       const sessionToken = token()
       const expires = new Date(Date.now() + 60_000)
-      expect(await adapter.createSession!({ sessionToken, userId: user.id, expires })).toEqual({
+      expect(
+        await adapter.createSession!({ sessionToken, userId: user.id, expires }),
+      ).toMatchObject({
         sessionToken,
         userId: user.id,
         expires,
@@ -58,7 +60,7 @@ for (const backend of backends) {
         sessionToken,
       )
       const later = new Date(expires.getTime() + 1000)
-      expect(await adapter.updateSession!({ sessionToken, expires: later })).toEqual({
+      expect(await adapter.updateSession!({ sessionToken, expires: later })).toMatchObject({
         sessionToken,
         userId: user.id,
         expires: later,
@@ -130,7 +132,7 @@ for (const backend of backends) {
     }
 
     it("finds its plaintext sessions with hashSessionTokens: false", async () => {
-      const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
+      const adapter = PostgresAdapter(db.client, { hashSessionTokens: false, account: false })
       expect(await adapter.getSessionAndUser!("8b8a2d7e-1d6c-4d2c-9b52-7f4b6c1f0a11")).toEqual({
         session: {
           sessionToken: "8b8a2d7e-1d6c-4d2c-9b52-7f4b6c1f0a11",
@@ -142,7 +144,7 @@ for (const backend of backends) {
     })
 
     it("reads its users and accounts", async () => {
-      const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
+      const adapter = PostgresAdapter(db.client, { hashSessionTokens: false, account: false })
       expect(await adapter.getUserByEmail!("ada@example.com")).toEqual(ada)
       expect(
         await adapter.getUserByAccount!({ provider: "github", providerAccountId: "4242" }),
@@ -160,7 +162,7 @@ for (const backend of backends) {
     })
 
     it("writes rows Auth.js reads back with its own queries", async () => {
-      const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
+      const adapter = PostgresAdapter(db.client, { hashSessionTokens: false, account: false })
       const sessionToken = crypto.randomUUID()
       await adapter.createSession!({
         sessionToken,

@@ -236,8 +236,11 @@ export interface AdapterAuthenticator {
 }
 
 export interface Adapter {
-  /** The user's database sessions that have not expired (with `id`), oldest first. */
-  listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
+  /**
+   * The user's database sessions that have not expired (with `id`), oldest first. Without
+   * their tokens: a listing is for display, and never needs one.
+   */
+  listSessionsByUserId?(userId: string): Awaitable<Omit<AdapterSession, "sessionToken">[]>
   /** Deletes the user's session with public id `id`; `false` when the user has no such session. */
   deleteSessionById?(userId: string, id: string): Awaitable<boolean>
   /** Every provider account linked to the user. */

@@ -19,6 +19,11 @@ export type {
 } from "./adapters.js"
 export { AuthError, CredentialsSignin } from "./errors.js"
 export type { JWT } from "./jwt.js"
+export type { AccountView, LinkedAccountView, PasskeyView } from "./lib/account/account-view.js"
+export type { AccountUser } from "./lib/account/current-session.js"
+export type { DeviceSession } from "./lib/account/device-sessions.js"
+export type { AccountOp } from "./lib/account/operations.js"
+export type { AccountOptions } from "./lib/account/options.js"
 export {
   type RecentAuthFacts,
   type RecentAuthPolicy,

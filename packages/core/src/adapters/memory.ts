@@ -266,7 +266,7 @@ export function MemoryAdapter(): Adapter {
       return [...sessions.values()]
         .filter((s) => s.userId === userId && s.expires.getTime() > now)
         .sort((a, b) => (a.createdAt?.getTime() ?? 0) - (b.createdAt?.getTime() ?? 0))
-        .map(copy)
+        .map(({ sessionToken: _token, ...rest }) => copy(rest))
     },
 
     deleteSessionById(userId, id) {

@@ -110,8 +110,9 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
   // A failed CSRF check keeps its usual answer: a 403 that drives the browser nowhere.
   if (error.type === "MissingCSRF" && formNavigation(ctx)) return errorOutcome(ctx, error)
   const status = (error as { status?: number }).status ?? STATUS[error.type] ?? 500
-  if (status >= 500 && status !== 501 && status !== 503) ctx.logger.error(error)
-  else if (error.type === "NotSupportedByAdapter") ctx.logger.error(error)
+  // Faults (an adapter without the method, a store or database outage) are errors; the rest
+  // are user events.
+  if (status >= 500) ctx.logger.error(error)
   else {
     ctx.logger.warn(
       "account-refused",

@@ -38,6 +38,12 @@ export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
   // error page (the log names the missing variables), not the 400 of an unknown provider id.
   const status = error.details?.unusable === true ? undefined : STATUS_BY_TYPE[error.type]
   if (error.type === "MissingCSRF") return csrfRefusal(ctx, error)
+  // The account API's flat error body (`{ error: "<type>", message }`), also for a body that
+  // could not be parsed before its handler ran.
+  if (ctx.action === "account") {
+    const { type, message } = publicError(error)
+    return json({ error: type, message }, status ?? (type === "Configuration" ? 500 : 400))
+  }
   if (status !== undefined) return json(errorBody(error), status, allowHeader(error))
   const { type, code } = publicError(error)
   const page = error.kind === "signIn" ? "signIn" : "error"

@@ -163,3 +163,26 @@ export async function touchSessionRecord(
     logger.error(asStoreError(cause))
   }
 }
+
+/**
+ * A sign-in in a browser that already held a JWT session replaces it: the old `sid` is revoked,
+ * so a copy of the old cookie stops working (as the old row of a database session is deleted)
+ * and "your devices" does not list a session nobody holds any more. Logged, never fatal.
+ */
+export async function revokeReplacedSession(
+  config: ResolvedConfig,
+  logger: Logger,
+  previous: JWT | null,
+  next: string | undefined,
+): Promise<void> {
+  if (config.session.revocation === "off" || typeof previous?.sid !== "string") return
+  if (previous.sid === next) return
+  try {
+    await revocationBackend(config).revokeSession(
+      previous.sid,
+      nowSeconds() + tokenLifetime(config),
+    )
+  } catch (cause) {
+    logger.error(asStoreError(cause))
+  }
+}

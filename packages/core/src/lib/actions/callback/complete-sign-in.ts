@@ -17,9 +17,10 @@ import { type Outcome, redirect } from "../../http/outcome.js"
 import { toLocation } from "../../redirect.js"
 import { issueWithinBudget } from "../../refresh/session-cookie.js"
 import { withSignInTokens } from "../../refresh/sign-in.js"
-import { newSessionClaims } from "../../revocation/index.js"
+import { newSessionClaims, revokeReplacedSession } from "../../revocation/index.js"
 import { sessionContext } from "../../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../../session/issue.js"
+import { decodeSessionCookie } from "../../session/jwt-session.js"
 import { resolveLogin } from "./handle-login.js"
 
 export interface SignInAttempt {
@@ -58,6 +59,11 @@ export async function completeSignIn(
   const sctx = sessionContext(ctx)
 
   if (config.session.strategy === "jwt") {
+    // Read before the new cookie replaces it (only when the browser sent one).
+    const previous =
+      presentSessionCookieNames(ctx.parsed.cookies, ctx.cookies.sessionToken.name).length > 0
+        ? await decodeSessionCookie(sctx)
+        : null
     const claims = await newSessionClaims(config, logger, user.id, userAgentOf(ctx))
     const defaultToken: JWT = {
       name: user.name ?? null,
@@ -91,6 +97,7 @@ export async function completeSignIn(
           ? await issueJwtSession(sctx, session)
           : await issueWithinBudget(sctx, withTokens, provider.id),
       )
+      await revokeReplacedSession(config, logger, previous, claims.sid)
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
