@@ -268,6 +268,9 @@ describe("linked sign-in methods", () => {
       await signedIn.page.waitForURL((url) => url.search === "?passkey=added")
       const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
       expect(credentials).toHaveLength(1)
+      // Registering signed the browser in afresh and ended the session it replaced (so a copy
+      // of the old cookie stops working): this browser takes the new one.
+      await context.addCookies(await signedIn.context.cookies())
       await page.goto("/account/")
       await submit(page, '[data-testid="unlink"]', '[data-testid="unlink-done"]')
       await page.waitForSelector('[data-testid="no-linked-accounts"]')
