@@ -1,9 +1,10 @@
 /**
  * Passkeys on Qwik 2 through `@latchkey/qwik2`'s browser helpers (`registerPasskey`,
  * `signInWithPasskey`), in Chromium with a virtual authenticator: create an account with a
- * passkey, sign out, sign in with it; and a request the authenticator cannot answer is shown on
- * the page. The app (`fixtures/passkey` on `quickstart-pglite`'s database, moved to Qwik 2 as
- * the README's "From Qwik 1" note says) runs under `vite dev` and as a production build.
+ * passkey, see it listed by the account loader and rename it (its last-method delete refused),
+ * sign out, sign in with it; and a request the authenticator cannot answer is shown on the page.
+ * The app (`fixtures/passkey` on `quickstart-pglite`'s database, moved to Qwik 2 as the README's
+ * "From Qwik 1" note says) runs under `vite dev` and as a production build.
  * Passkeys need JavaScript, so it is on throughout.
  */
 import { mkdirSync } from "node:fs"
@@ -99,6 +100,20 @@ for (const mode of ["dev", "production"] as const) {
       const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
       expect(credentials).toHaveLength(1)
       expect(credentials[0]!.isResidentCredential).toBe(true)
+
+      // The account loader lists it; renaming re-runs that loader (Qwik 2's loaders re-run only
+      // when an action invalidates them), so the new name shows without a reload.
+      await page.locator('[data-testid="passkey-name"]').waitFor()
+      expect(await page.textContent('[data-testid="passkey-name"]')).toBe("Unnamed")
+      await page.fill('[data-testid="passkey-rename-input"]', `Key ${mode}`)
+      await page.click('[data-testid="passkey-rename"]')
+      await expect.poll(() => page.textContent('[data-testid="passkey-name"]')).toBe(`Key ${mode}`)
+      // The only way into this account: deleting it is refused, with the reason shown.
+      await page.click('[data-testid="passkey-delete"]')
+      await expect
+        .poll(() => page.textContent('[data-testid="account-error"]'))
+        .toMatch(/last way to sign in/)
+      expect(await page.locator('[data-testid="passkey-name"]').count()).toBe(1)
 
       await page.click('button:text("Sign out")')
       await page.locator('[data-testid="signin"]').waitFor()
