@@ -6,8 +6,9 @@
  * in again" prompt for a sign-in that is no longer recent, and no token or secret in the page or
  * its scripts. With JavaScript on and off (adding a passkey needs it), for database sessions (the
  * default demo) and JWT sessions (a second demo with `LATCHKEY_DEMO_SESSIONS=jwt`, and no email
- * sign-in, so an OpenID account can be the only way in). A third demo
- * with a short recent sign-in window (`LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE`) has the stale case.
+ * sign-in, so an OpenID account can be the only way in). Two more demos with a short recent
+ * sign-in window (`LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE`, database and JWT sessions) have the stale
+ * case.
  */
 import { randomUUID } from "node:crypto"
 import { readdirSync, readFileSync } from "node:fs"
@@ -30,18 +31,21 @@ const onLocalhost = (url: string) => url.replace("//127.0.0.1:", "//localhost:")
 let browser: Browser
 let jwtDemo: DemoServer
 let staleDemo: DemoServer
+let staleJwtDemo: DemoServer
 
 beforeAll(async () => {
   browser = await launch()
-  ;[jwtDemo, staleDemo] = await Promise.all([
+  const stale = { LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE: String(STALE_AFTER) }
+  ;[jwtDemo, staleDemo, staleJwtDemo] = await Promise.all([
     startDemo({ LATCHKEY_DEMO_SESSIONS: "jwt", LATCHKEY_DEMO_MAILBOX: "off" }),
-    startDemo({ LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE: String(STALE_AFTER) }),
+    startDemo(stale),
+    startDemo({ ...stale, LATCHKEY_DEMO_SESSIONS: "jwt" }),
   ])
 }, 120_000)
 
 afterAll(async () => {
   await browser?.close()
-  await Promise.all([jwtDemo?.stop(), staleDemo?.stop()])
+  await Promise.all([jwtDemo?.stop(), staleDemo?.stop(), staleJwtDemo?.stop()])
 })
 
 afterEach(() => {
@@ -292,55 +296,58 @@ describe("linked sign-in methods", () => {
   })
 })
 
-describe(`a sign-in older than the recent window (${STALE_AFTER} s, database sessions)`, () => {
-  for (const js of [true, false]) {
-    it(`asks to sign in again, then the change goes through (${js ? "with" : "without"} JavaScript)`, async () => {
-      const base = onLocalhost(staleDemo.url)
-      const a = await open(browser, base, { javaScriptEnabled: js })
-      const b = await open(browser, base, { javaScriptEnabled: js })
-      const user = await newUser(a.page)
-      await signInTo(b.page, user)
-      const bId = await currentSessionId(b.page)
+describe.each(["database", "jwt"])(
+  `a sign-in older than the recent window (${STALE_AFTER} s, %s sessions)`,
+  (sessions) => {
+    for (const js of [true, false]) {
+      it(`asks to sign in again, then the change goes through (${js ? "with" : "without"} JavaScript)`, async () => {
+        const base = onLocalhost((sessions === "jwt" ? staleJwtDemo : staleDemo).url)
+        const a = await open(browser, base, { javaScriptEnabled: js })
+        const b = await open(browser, base, { javaScriptEnabled: js })
+        const user = await newUser(a.page)
+        await signInTo(b.page, user)
+        const bId = await currentSessionId(b.page)
 
-      // Wait for the page to say the sign-in is no longer recent (the core's clock decides).
-      await expect
-        .poll(
-          async () => {
-            await a.page.goto("/account/")
-            return a.page.locator('[data-testid="reauth-hint"]').count()
-          },
-          { timeout: (STALE_AFTER + 10) * 1000, interval: 1000 },
+        // Wait for the page to say the sign-in is no longer recent (the core's clock decides).
+        await expect
+          .poll(
+            async () => {
+              await a.page.goto("/account/")
+              return a.page.locator('[data-testid="reauth-hint"]').count()
+            },
+            { timeout: (STALE_AFTER + 10) * 1000, interval: 1000 },
+          )
+          .toBe(1)
+        const revoke = `[data-session-id="${bId}"] [data-testid="device-revoke"]`
+        await submit(a.page, revoke, '[data-testid="device-revoke-error"]')
+        expect(await a.page.getAttribute('[data-testid="account-error-type"]', "data-type")).toBe(
+          "ReauthenticationRequired",
         )
-        .toBe(1)
-      const revoke = `[data-session-id="${bId}"] [data-testid="device-revoke"]`
-      await submit(a.page, revoke, '[data-testid="device-revoke-error"]')
-      expect(await a.page.getAttribute('[data-testid="account-error-type"]', "data-type")).toBe(
-        "ReauthenticationRequired",
-      )
-      expect(await a.page.textContent('[data-testid="device-revoke-error"]')).toContain(
-        "sign in again",
-      )
-      // Nothing changed: B is still signed in.
-      expect(await (await b.page.request.get("/auth/session")).json()).not.toBeNull()
+        expect(await a.page.textContent('[data-testid="device-revoke-error"]')).toContain(
+          "sign in again",
+        )
+        // Nothing changed: B is still signed in.
+        expect(await (await b.page.request.get("/auth/session")).json()).not.toBeNull()
 
-      // The prompt's link: the sign-in page says why, and brings the user back.
-      await Promise.all([
-        a.page.waitForURL(/\/signin\//),
-        a.page.click('[data-testid="reauth-link"]'),
-      ])
-      const signInUrl = new URL(a.page.url())
-      expect(signInUrl.searchParams.get("reauth")).toBe("1")
-      expect(signInUrl.searchParams.get("callbackUrl")).toBe("/account/")
-      await a.page.waitForSelector('[data-testid="reauth-notice"]')
-      await submitSignIn(a.page, user, "/account/")
-      expect(await a.page.locator('[data-testid="reauth-hint"]').count()).toBe(0)
-      await submit(a.page, revoke, '[data-testid="device-revoke-done"]')
-      await b.page.goto("/account/")
-      expect(new URL(b.page.url()).pathname).toBe("/signin/")
-      await Promise.all([a.context.close(), b.context.close()])
-    })
-  }
-})
+        // The prompt's link: the sign-in page says why, and brings the user back.
+        await Promise.all([
+          a.page.waitForURL(/\/signin\//),
+          a.page.click('[data-testid="reauth-link"]'),
+        ])
+        const signInUrl = new URL(a.page.url())
+        expect(signInUrl.searchParams.get("reauth")).toBe("1")
+        expect(signInUrl.searchParams.get("callbackUrl")).toBe("/account/")
+        await a.page.waitForSelector('[data-testid="reauth-notice"]')
+        await submitSignIn(a.page, user, "/account/")
+        expect(await a.page.locator('[data-testid="reauth-hint"]').count()).toBe(0)
+        await submit(a.page, revoke, '[data-testid="device-revoke-done"]')
+        await b.page.goto("/account/")
+        expect(new URL(b.page.url()).pathname).toBe("/signin/")
+        await Promise.all([a.context.close(), b.context.close()])
+      })
+    }
+  },
+)
 
 describe("the client build", () => {
   it("holds none of the account API's server code", () => {
