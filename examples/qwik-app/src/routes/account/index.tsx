@@ -34,6 +34,11 @@ function when(value: string | number | null | undefined): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`
 }
 
+/** `maxAge` seconds for a person: "10 minutes", or seconds below two minutes. */
+function duration(seconds: number): string {
+  return seconds < 120 ? `${seconds} seconds` : `${Math.round(seconds / 60)} minutes`
+}
+
 /** Where the passkey lives, from the authenticator's backup flags. */
 function storage(backedUp: boolean, deviceType: string | null): string {
   if (deviceType !== "multiDevice") return "this device only"
@@ -72,8 +77,8 @@ export default component$(() => {
         </p>
         {!data.recentAuth.recent && (
           <p class="notice warning" data-testid="reauth-hint">
-            Changes to passkeys, devices and sign-in methods need a recent sign-in (within{" "}
-            {Math.round(data.recentAuth.maxAge / 60)} minutes). You will be asked to{" "}
+            Changes to passkeys, devices and sign-in methods need a recent sign-in (within the last{" "}
+            {duration(data.recentAuth.maxAge)}). You will be asked to{" "}
             <a href={reauthUrl}>sign in again</a> first.
           </p>
         )}
@@ -156,6 +161,7 @@ const Passkeys = component$((props: { data: AccountData; added: boolean }) => {
                       name="name"
                       required
                       maxLength={64}
+                      placeholder="e.g. Work laptop"
                       value={p.name ?? ""}
                       data-testid="passkey-rename-input"
                     />
