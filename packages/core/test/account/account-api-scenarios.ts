@@ -9,7 +9,7 @@ import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/web
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
-import { Auth } from "../../src/index.js"
+import { Auth, requireRecentAuth } from "../../src/index.js"
 import GitHub from "../../src/providers/github.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore } from "../../src/store.js"
@@ -482,8 +482,16 @@ export function accountApiScenarios(o: { name: string; adapter: () => Promise<Ad
         const before = (await b.account()).body.recentAuth
         expect(before.recent).toBe(true)
         travel(11 * 60)
+        const request = () =>
+          new Request(`${ORIGIN}/dashboard`, { headers: { cookie: b.cookieHeader() } })
         const after = (await b.account()).body.recentAuth
         expect(after).toEqual({ authTime: before.authTime, maxAge: 600, recent: false })
+        await expect(requireRecentAuth(request(), config)).rejects.toMatchObject({
+          type: "ReauthenticationRequired",
+          details: { reason: "stale" },
+        })
+        const facts = await requireRecentAuth(request(), config, { maxAge: 3600 })
+        expect(facts.authTime).toBe(before.authTime)
       })
     })
   })
