@@ -115,9 +115,23 @@ for (const mode of ["dev", "production"] as const) {
         .toMatch(/last way to sign in/)
       expect(await page.locator('[data-testid="passkey-name"]').count()).toBe(1)
 
+      // requireRecentAuth in a route's onRequest: a fresh sign-in passes; a missing factor is
+      // sent to the sign-in page (pages.signIn "/") to sign in again, and back.
+      await page.goto("/recent/")
+      expect(await page.textContent('[data-testid="recent"]')).toBe("Signed in recently")
+      await page.goto("/recent/?factor=otp")
+      const reauth = new URL(page.url())
+      expect(reauth.pathname).toBe("/")
+      expect(reauth.searchParams.get("callbackUrl")).toBe("/recent/?factor=otp")
+      expect(reauth.searchParams.get("reauth")).toBe("1")
+
       await page.click('button:text("Sign out")')
       await page.locator('[data-testid="signin"]').waitFor()
       expect(await sessionEmail(page)).toBeNull()
+      await page.goto("/recent/")
+      const signedOut = new URL(page.url())
+      expect(signedOut.searchParams.get("callbackUrl")).toBe("/recent/")
+      expect(signedOut.searchParams.has("reauth")).toBe(false)
 
       await press(page, '[data-testid="signin"]')
       await page.locator('[data-testid="user"]').waitFor()
