@@ -1,60 +1,37 @@
 /**
  * Public types of the account loader and actions (`useAccount`, `useRenamePasskey`, …): the
- * core's `GET <basePath>/account` answer as the page receives it, and the failure an action
- * returns. Dates are ISO 8601 strings (the JSON the core sends).
+ * core's `GET <basePath>/account` answer as the page receives it (the core's own view types, so
+ * the two cannot drift; dates are ISO 8601 strings), and the failure an action returns.
  *
  * @module @latchkey/qwik
  */
 
+import type { AccountView, DeviceSession, LinkedAccountView, PasskeyView } from "@latchkey/core"
+
 /** A passkey of the signed-in user. `id` is the credential ID (base64url). @public */
-export interface AccountPasskey {
-  id: string
-  name: string | null
-  createdAt: string | null
-  lastUsedAt: string | null
-  backedUp: boolean
-  deviceType: string | null
-}
+export type AccountPasskey = PasskeyView
 
 /**
  * A device signed in to the account. `id` is a public id, never the session token; `current`
- * marks the session of the request that loaded the page ("this device").
+ * marks the session of the request that loaded the page ("this device"); `userAgent` is coarse
+ * ("Firefox on Linux").
  *
  * @public
  */
-export interface AccountSession {
-  id: string
-  createdAt: string | null
-  lastSeenAt: string | null
-  /** Coarse: browser and platform ("Chrome on macOS"), never the full header. */
-  userAgent: string | null
-  current: boolean
-}
+export type AccountSession = DeviceSession
 
-/** A linked sign-in method (an OAuth/OIDC account, or the email provider). @public */
-export interface LinkedAccount {
-  provider: string
-  type: string
-  providerAccountId: string
-}
+/** A linked sign-in method (an OAuth/OIDC account). @public */
+export type LinkedAccount = LinkedAccountView
 
 /**
- * What `useAccount()` yields when signed in. A section is `null` when the app's adapter (or
- * store) lacks the methods it needs; the configuration check names them.
+ * What `useAccount()` yields when signed in: the core's `GET <basePath>/account` answer. A
+ * section is `null` when the app's adapter (or store) lacks the methods it needs; the
+ * configuration check names them. `recentAuth.authTime` is when this session signed in
+ * (seconds since the epoch), `null` when unknown; changes need `recentAuth.recent`.
  *
  * @public
  */
-export interface AccountData {
-  user: { id: string; name: string | null; email: string | null; image: string | null }
-  /**
-   * `authTime`: when this session signed in (seconds since the epoch), `null` when unknown
-   * (a session issued by Auth.js). Changes need `recent`: a sign-in within `maxAge` seconds.
-   */
-  recentAuth: { authTime: number | null; maxAge: number; recent: boolean }
-  passkeys: AccountPasskey[] | null
-  sessions: AccountSession[] | null
-  accounts: LinkedAccount[] | null
-}
+export type AccountData = AccountView
 
 /**
  * The error types an account action can fail with (`value.error.type`). `Invalid` is input the
