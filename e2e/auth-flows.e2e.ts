@@ -110,7 +110,7 @@ describe.each([
   it("updates a custom session field through the update trigger", async () => {
     const { context, page } = await openPage({ javaScriptEnabled: js })
     await signIn(page)
-    await page.goto("/profile/")
+    await page.goto("/account/")
     const nickname = js ? "Captain JS" : "Captain HTML"
     await page.fill('input[name="data.nickname"]', nickname)
     await page.click('[data-testid="save-nickname"]')

@@ -3,24 +3,21 @@
  * then start the demo on a free loopback port with a throw-away secret and database. Tests read
  * its URL with `inject("baseURL")`.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
+import { type DemoServer, startDemo } from "./demo-server.js"
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string
+    /** The default demo's `AUTH_SECRET`, for "no secret in the page" checks. */
+    demoSecret: string
   }
 }
 
 const root = fileURLToPath(new URL("..", import.meta.url))
-let server: ChildProcess | undefined
-// A fresh database per run: tests create users and must not see (or leave) anyone else's.
-const dataDir = mkdtempSync(join(tmpdir(), "latchkey-e2e-"))
+let server: DemoServer | undefined
 
 function build(): void {
   const workspaces = [
@@ -39,51 +36,13 @@ function build(): void {
   })
 }
 
-function start(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["examples/qwik-app/scripts/start.mjs"], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOST: "127.0.0.1",
-        PORT: "0",
-        AUTH_SECRET: randomBytes(32).toString("base64url"),
-        NODE_ENV: "production",
-        LATCHKEY_DATA_DIR: join(dataDir, "pglite"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    })
-    server = child
-    let out = ""
-    const timer = setTimeout(() => reject(new Error(`demo did not start:\n${out}`)), 90_000)
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolve(match[1])
-      }
-    })
-    child.stderr?.on("data", (chunk: Buffer) => {
-      out += chunk
-      if (process.env.E2E_SERVER_LOG) process.stderr.write(chunk)
-    })
-    child.on("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`demo exited with ${code}:\n${out}`))
-    })
-  })
-}
-
 export async function setup(project: TestProject): Promise<void> {
   if (!process.env.E2E_SKIP_BUILD) build()
-  project.provide("baseURL", await start())
+  server = await startDemo()
+  project.provide("baseURL", server.url)
+  project.provide("demoSecret", server.secret)
 }
 
 export async function teardown(): Promise<void> {
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM")
-    await new Promise((r) => server?.once("exit", r))
-  }
-  rmSync(dataDir, { recursive: true, force: true })
+  await server?.stop()
 }

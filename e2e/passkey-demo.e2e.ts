@@ -1,6 +1,6 @@
 /**
  * Passkeys in the demo app through `@latchkey/qwik`'s client helpers, in Chromium with a
- * virtual authenticator: register a passkey on the profile page, sign out, sign in with it.
+ * virtual authenticator: register a passkey on the account page, sign out, sign in with it.
  * The demo stores everything in PGlite.
  */
 import { describe, expect, inject, it } from "vitest"
@@ -13,13 +13,13 @@ const baseURL = inject("baseURL").replace("//127.0.0.1:", "//localhost:")
 const openPage = useBrowser(baseURL)
 
 describe("demo: passkeys", () => {
-  it("registers a passkey on the profile page, signs out, signs in with it", async () => {
+  it("registers a passkey on the account page, signs out, signs in with it", async () => {
     const { context, page } = await openPage()
     const { cdp, authenticatorId } = await addVirtualAuthenticator(page)
     await signIn(page)
-    await page.goto("/profile/")
+    await page.goto("/account/")
     await press(page, '[data-testid="register-passkey"]')
-    await page.waitForURL((url) => url.pathname === "/profile/" && url.search === "?passkey=added")
+    await page.waitForURL((url) => url.pathname === "/account/" && url.search === "?passkey=added")
     await page.locator('[data-testid="passkey-added"]').waitFor()
     const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
     expect(credentials).toHaveLength(1)

@@ -1,9 +1,10 @@
 /**
  * Passkeys on Qwik 2 through `@latchkey/qwik2`'s browser helpers (`registerPasskey`,
  * `signInWithPasskey`), in Chromium with a virtual authenticator: create an account with a
- * passkey, sign out, sign in with it; and a request the authenticator cannot answer is shown on
- * the page. The app (`fixtures/passkey` on `quickstart-pglite`'s database, moved to Qwik 2 as
- * the README's "From Qwik 1" note says) runs under `vite dev` and as a production build.
+ * passkey, see it listed by the account loader and rename it (its last-method delete refused),
+ * sign out, sign in with it; and a request the authenticator cannot answer is shown on the page.
+ * The app (`fixtures/passkey` on `quickstart-pglite`'s database, moved to Qwik 2 as the README's
+ * "From Qwik 1" note says) runs under `vite dev` and as a production build.
  * Passkeys need JavaScript, so it is on throughout.
  */
 import { mkdirSync } from "node:fs"
@@ -100,9 +101,37 @@ for (const mode of ["dev", "production"] as const) {
       expect(credentials).toHaveLength(1)
       expect(credentials[0]!.isResidentCredential).toBe(true)
 
+      // The account loader lists it; renaming re-runs that loader (Qwik 2's loaders re-run only
+      // when an action invalidates them), so the new name shows without a reload.
+      await page.locator('[data-testid="passkey-name"]').waitFor()
+      expect(await page.textContent('[data-testid="passkey-name"]')).toBe("Unnamed")
+      await page.fill('[data-testid="passkey-rename-input"]', `Key ${mode}`)
+      await page.click('[data-testid="passkey-rename"]')
+      await expect.poll(() => page.textContent('[data-testid="passkey-name"]')).toBe(`Key ${mode}`)
+      // The only way into this account: deleting it is refused, with the reason shown.
+      await page.click('[data-testid="passkey-delete"]')
+      await expect
+        .poll(() => page.textContent('[data-testid="account-error"]'))
+        .toMatch(/last way to sign in/)
+      expect(await page.locator('[data-testid="passkey-name"]').count()).toBe(1)
+
+      // requireRecentAuth in a route's onRequest: a fresh sign-in passes; a missing factor is
+      // sent to the sign-in page (pages.signIn "/") to sign in again, and back.
+      await page.goto("/recent/")
+      expect(await page.textContent('[data-testid="recent"]')).toBe("Signed in recently")
+      await page.goto("/recent/?factor=otp")
+      const reauth = new URL(page.url())
+      expect(reauth.pathname).toBe("/")
+      expect(reauth.searchParams.get("callbackUrl")).toBe("/recent/?factor=otp")
+      expect(reauth.searchParams.get("reauth")).toBe("1")
+
       await page.click('button:text("Sign out")')
       await page.locator('[data-testid="signin"]').waitFor()
       expect(await sessionEmail(page)).toBeNull()
+      await page.goto("/recent/")
+      const signedOut = new URL(page.url())
+      expect(signedOut.searchParams.get("callbackUrl")).toBe("/recent/")
+      expect(signedOut.searchParams.has("reauth")).toBe(false)
 
       await press(page, '[data-testid="signin"]')
       await page.locator('[data-testid="user"]').waitFor()

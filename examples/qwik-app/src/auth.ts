@@ -3,6 +3,9 @@
  * the same config and its resolved form is cached. The secret comes from `AUTH_SECRET` (generated
  * into `.env` by `scripts/start.mjs` on first run). Sessions are database sessions in embedded
  * PGlite (`lib/db.ts`): the cookie holds an opaque token, the row holds the rest.
+ * `LATCHKEY_DEMO_SESSIONS=jwt` switches to JWT sessions (the browser tests run both), and
+ * `LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE` shortens how long a sign-in counts as recent for account
+ * changes (the tests' "sign in again" case; the default is the core's 10 minutes).
  */
 import type { Provider } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
@@ -14,11 +17,11 @@ import Passkey from "@latchkey/core/providers/passkey"
 import type { QwikAuthConfig } from "@latchkey/qwik"
 import { adapter } from "./lib/db"
 import { deliverToDevMailbox, devMailboxEnabled } from "./lib/dev-mailbox"
-import { getNickname, setNickname, verifyCredentials } from "./lib/users"
+import { getNickname, hasPassword, setNickname, verifyCredentials } from "./lib/users"
 
 declare module "@latchkey/core" {
   interface Session {
-    /** The custom field of the demo, changed on the profile page through the `update` trigger. */
+    /** The custom field of the demo, changed on the account page through the `update` trigger. */
     nickname?: string
   }
 }
@@ -59,6 +62,12 @@ function emailProviders(): Provider[] {
   ]
 }
 
+/** `session.recentAuthMaxAge` from the environment, when set to a whole number of seconds. */
+function recentAuthMaxAge(): { recentAuthMaxAge?: number } {
+  const seconds = Number(process.env.LATCHKEY_DEMO_RECENT_AUTH_MAX_AGE)
+  return Number.isInteger(seconds) && seconds > 0 ? { recentAuthMaxAge: seconds } : {}
+}
+
 export const authConfig: QwikAuthConfig = {
   providers: [
     Credentials({
@@ -73,13 +82,23 @@ export const authConfig: QwikAuthConfig = {
     }),
     ...emailProviders(),
     ...oauthProviders(),
-    // Passkeys: registered on the profile page, used on the sign-in page (`@latchkey/qwik`'s
+    // Passkeys: registered on the account page, used on the sign-in page (`@latchkey/qwik`'s
     // registerPasskey / signInWithPasskey). Experimental, hence the flag.
     Passkey(),
   ],
   experimental: { enableWebAuthn: true },
   adapter,
-  session: { strategy: "database" },
+  // The account page may remove a user's last passkey or linked account only when another way
+  // to sign in remains; a password is one, and only the app knows who has one.
+  account: { hasCredentials: (user) => hasPassword(user.id) },
+  session: {
+    ...(process.env.LATCHKEY_DEMO_SESSIONS === "jwt"
+      ? // "End this session" on the account page should end it at the other device's next
+        // request, not at its next re-issue: every read checks revocation (one query).
+        { strategy: "jwt", revocation: "strict" }
+      : { strategy: "database" }),
+    ...recentAuthMaxAge(),
+  },
   // Two-factor sign-in, turned on per user on /account/two-factor/ (sealed secret and hashed
   // recovery codes in PGlite, migration 0006).
   twoFactor: { issuer: "Latchkey demo" },
@@ -90,16 +109,20 @@ export const authConfig: QwikAuthConfig = {
   trustHost: true,
   callbacks: {
     /**
-     * The nickname is the demo's custom session field. `update` (from the profile page) stores
-     * it; every session read includes it.
+     * The nickname is the demo's custom session field. `update` (from the account page) stores
+     * it; every session read includes it. The user's id comes from the row (database sessions)
+     * or the token's `sub` (JWT sessions).
      */
-    async session({ session, user, trigger, newSession }) {
+    async session({ session, user, token, trigger, newSession }) {
+      const userId = user?.id ?? token?.sub
+      if (!userId) return session
       const requested = (newSession as { nickname?: unknown } | undefined)?.nickname
       if (trigger === "update" && typeof requested === "string" && requested.trim()) {
-        await setNickname(user.id, requested.trim().slice(0, 40))
+        await setNickname(userId, requested.trim().slice(0, 40))
       }
-      if (session.user) session.user.id = user.id
-      session.nickname = (await getNickname(user.id)) ?? user.name?.split(" ")[0] ?? ""
+      if (session.user) session.user.id = userId
+      const name = user?.name ?? session.user?.name
+      session.nickname = (await getNickname(userId)) ?? name?.split(" ")[0] ?? ""
       return session
     },
   },

@@ -13,6 +13,15 @@
 export type { Account, DefaultSession, Profile, Session, User } from "@latchkey/core"
 export * from "@latchkey/core/errors"
 export { getAccessToken } from "./access-token.js"
+export type {
+  AccountActionFailure,
+  AccountActionSuccess,
+  AccountData,
+  AccountErrorType,
+  AccountPasskey,
+  AccountSession,
+  LinkedAccount,
+} from "./account-types.js"
 export type { QwikAuthConfigFn } from "./config.js"
 export { setEnvDefaults } from "./env.js"
 export {
@@ -22,6 +31,11 @@ export {
   signInWithPasskey,
 } from "./passkey/client.js"
 export { QwikAuth$, QwikAuthQrl, routeAuth$, routeAuthQrl } from "./qwik-auth.js"
+export {
+  type RecentSignIn,
+  type RequireRecentAuthOptions,
+  requireRecentAuth,
+} from "./recent-auth.js"
 export { getSessionData } from "./session-data.js"
 export { LEGACY_SESSION_KEY, SESSION_KEY } from "./shared-map.js"
 export { twoFactorActions } from "./two-factor.js"

@@ -8,7 +8,8 @@
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { Auth } from "@latchkey/core"
-import { applySetCookieHeaders } from "./cookies.js"
+import { applySetCookieHeaders, parseSetCookie } from "./cookies.js"
+import { COOKIES_SET_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
 
 const forwardedHeaders = [
@@ -27,16 +28,68 @@ export interface CoreCall {
   /** Query string without `?`. */
   query?: string
   body: URLSearchParams | Record<string, unknown>
+  /**
+   * Ask for `200 {url}` instead of a redirect (default). The account calls turn it off: they
+   * want the core's own JSON answer (`{ ok: true }` or a typed error), not a navigation.
+   */
+  returnRedirect?: boolean
+}
+
+function forwardHeaders(event: RequestEventCommon): Headers {
+  const headers = new Headers()
+  for (const name of forwardedHeaders) {
+    const value = name === "cookie" ? cookieHeader(event) : event.request.headers.get(name)
+    if (value !== null) headers.set(name, value)
+  }
+  return headers
+}
+
+type CookiesSet = Map<string, string | null>
+
+/**
+ * The request's `Cookie` header with what the core already set during this request applied:
+ * an action that re-issued the session (ending every other session re-issues this one at the
+ * user's new session version) must not be followed by a loader presenting the old cookie,
+ * which the core would now refuse and clear.
+ */
+export function cookieHeader(event: RequestEventCommon): string | null {
+  const sent = event.request.headers.get("cookie")
+  const set = event.sharedMap.get(COOKIES_SET_KEY) as CookiesSet | undefined
+  if (!set) return sent
+  const pairs = new Map<string, string>()
+  for (const part of (sent ?? "").split(";")) {
+    const eq = part.indexOf("=")
+    if (eq > 0) pairs.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim())
+  }
+  for (const [name, value] of set) {
+    if (value === null) pairs.delete(name)
+    else pairs.set(name, value)
+  }
+  const header = [...pairs].map(([name, value]) => `${name}=${value}`).join("; ")
+  return header === "" ? null : header
+}
+
+/** Remember the cookies of a core answer for the later internal requests of this request. */
+function rememberSetCookies(event: RequestEventCommon, headers: Headers): void {
+  const lines = headers.getSetCookie()
+  if (lines.length === 0) return
+  let set = event.sharedMap.get(COOKIES_SET_KEY) as CookiesSet | undefined
+  if (!set) {
+    set = new Map()
+    event.sharedMap.set(COOKIES_SET_KEY, set)
+  }
+  for (const line of lines) {
+    const cookie = parseSetCookie(line)
+    if (!cookie) continue
+    const cleared = cookie.value === "" || cookie.attributes.maxAge === 0
+    set.set(cookie.name, cleared ? null : cookie.value)
+  }
 }
 
 export function buildCoreRequest(event: RequestEventCommon, call: CoreCall): Request {
   const url = new URL(call.path, event.url.origin)
   if (call.query) url.search = call.query
-  const headers = new Headers()
-  for (const name of forwardedHeaders) {
-    const value = event.request.headers.get(name)
-    if (value !== null) headers.set(name, value)
-  }
+  const headers = forwardHeaders(event)
   // The action request already passed Qwik City's origin check. Its own `Origin` and
   // `Sec-Fetch-Site` are passed on so the core checks them again (defence in depth, and still
   // right when an app turns `checkOrigin` off). Browsers send `Origin` on every cross-origin
@@ -46,21 +99,30 @@ export function buildCoreRequest(event: RequestEventCommon, call: CoreCall): Req
   if (origin !== null) headers.set("origin", origin)
   if (site !== null) headers.set("sec-fetch-site", site)
   if (origin === null && site === null) headers.set("origin", event.url.origin)
-  headers.set("x-auth-return-redirect", "1")
+  if (call.returnRedirect !== false) headers.set("x-auth-return-redirect", "1")
   const isForm = call.body instanceof URLSearchParams
   headers.set("content-type", isForm ? "application/x-www-form-urlencoded" : "application/json")
   const body = isForm ? call.body.toString() : JSON.stringify(call.body)
   return new Request(url, { method: "POST", headers, body })
 }
 
-/** Send `call` to the core, apply its cookies, and return the parsed JSON body. */
+/** A `GET` of a core JSON endpoint (`path` under the app origin) with the request's cookies. */
+export function buildCoreGet(event: RequestEventCommon, path: string): Request {
+  const headers = forwardHeaders(event)
+  headers.set("accept", "application/json")
+  return new Request(new URL(path, event.url.origin), { headers })
+}
+
+/** Send `call` (or a built `GET`) to the core, apply its cookies, return the parsed JSON body. */
 export async function callCore(
   event: RequestEventCommon,
   config: QwikAuthConfig,
-  call: CoreCall,
+  call: CoreCall | Request,
 ): Promise<{ status: number; body: unknown }> {
-  const response = await Auth(buildCoreRequest(event, call), config)
+  const request = call instanceof Request ? call : buildCoreRequest(event, call)
+  const response = await Auth(request, config)
   applySetCookieHeaders(event, response.headers)
+  rememberSetCookies(event, response.headers)
   const type = response.headers.get("content-type") ?? ""
   const body: unknown = type.includes("application/json") ? await response.json() : null
   return { status: response.status, body }

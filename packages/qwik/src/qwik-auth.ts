@@ -21,9 +21,20 @@
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
 import { globalAction$, type RequestEventCommon, routeLoader$, zod$ } from "@builder.io/qwik-city"
+import type { AccountData } from "./account-types.js"
 import type { QwikAuthConfigFn } from "./config.js"
+import { registered } from "./registered-config.js"
 import { actionOptions, sessionLoaderOptions } from "./route-options.js"
-import { signInSchema, signOutSchema, updateSessionSchema } from "./schemas.js"
+import {
+  noInputSchema,
+  passkeyIdSchema,
+  renamePasskeySchema,
+  sessionIdSchema,
+  signInSchema,
+  signOutSchema,
+  unlinkAccountSchema,
+  updateSessionSchema,
+} from "./schemas.js"
 import type { QwikAuthConfig, SessionOf } from "./types.js"
 
 let serverModule: Promise<typeof import("./server.js")> | undefined
@@ -33,12 +44,6 @@ function server(): Promise<typeof import("./server.js")> {
   serverModule ??= import("./server.js")
   return serverModule
 }
-
-/**
- * The config QRL of the app's `QwikAuth$` call. One app has one `plugin@auth.ts`; this module
- * runs its `QwikAuth$` call once per server process.
- */
-const registered: { configQrl?: QRL<QwikAuthConfigFn> } = {}
 
 /**
  * What an app built without `latchkey()` in `vite.config.ts` is told, once per server process:
@@ -105,13 +110,78 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
     actionOptions(zod$(updateSessionSchema), useSession),
   )
 
+  /**
+   * The signed-in user's account (`GET <basePath>/account`): passkeys, devices, linked sign-in
+   * methods and whether the sign-in is recent enough for changes; `null` when signed out.
+   */
+  const useAccount = routeLoader$(
+    async (event): Promise<AccountData | null> =>
+      (await server()).loadAccountValue(event, registered.configQrl),
+    sessionLoaderOptions(),
+  )
+
+  // The account actions return `{ ok: true }` or `fail()` with a typed `error` (see
+  // `account.ts`); every one needs a recent sign-in, which the core checks.
+
+  /** Rename a passkey of the signed-in user: `{ id, name }`. */
+  const useRenamePasskey = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(event, registered.configQrl, "passkey-rename", input),
+    actionOptions(zod$(renamePasskeySchema), useAccount),
+  )
+
+  /** Delete a passkey of the signed-in user: `{ id }` (refused for the last way to sign in). */
+  const useDeletePasskey = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(event, registered.configQrl, "passkey-delete", input),
+    actionOptions(zod$(passkeyIdSchema), useAccount),
+  )
+
+  /** End one session of the signed-in user, on whatever device: `{ id }` from `useAccount`. */
+  const useRevokeSession = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(event, registered.configQrl, "session-revoke", input),
+    actionOptions(zod$(sessionIdSchema), useAccount, useSession),
+  )
+
+  /** End every session of the signed-in user except this one. */
+  const useRevokeOtherSessions = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(
+        event,
+        registered.configQrl,
+        "sessions-revoke-others",
+        input,
+      ),
+    actionOptions(zod$(noInputSchema), useAccount),
+  )
+
+  /** Unlink a sign-in method: `{ provider, providerAccountId }` (refused for the last one). */
+  const useUnlinkAccount = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(event, registered.configQrl, "account-unlink", input),
+    actionOptions(zod$(unlinkAccountSchema), useAccount),
+  )
+
   /** Plugin middleware: auth endpoints under `basePath`, and the session for every other page. */
   const onRequest = isServer
     ? async (event: RequestEventCommon): Promise<void> =>
         (await server()).handleRequest(event, configQrl as QRL<QwikAuthConfigFn>)
     : async (): Promise<void> => {}
 
-  return { onRequest, useSession, useSignIn, useSignOut, useUpdateSession }
+  return {
+    onRequest,
+    useSession,
+    useSignIn,
+    useSignOut,
+    useUpdateSession,
+    useAccount,
+    useRenamePasskey,
+    useDeletePasskey,
+    useRevokeSession,
+    useRevokeOtherSessions,
+    useUnlinkAccount,
+  }
 }
 
 /**

@@ -4,12 +4,15 @@
  * both, and `@latchkey/qwik2` compiles its own version of this module (packages/qwik2/src).
  */
 
-/** Options of the `useSession` loader: none on Qwik City 1. */
+/** Options of a loader of per-user data (`useSession`, `useAccount`): none on Qwik City 1. */
 export function sessionLoaderOptions(): undefined {
   return undefined
 }
 
-/** Options of an action: its validator alone on Qwik City 1 (which re-runs `useSession` anyway). */
-export function actionOptions<V>(validator: V, _sessionLoader: unknown): V {
+/**
+ * Options of an action: its validator alone on Qwik City 1 (which re-runs every loader after an
+ * action anyway); `loaders` are the ones Qwik 2 must re-run.
+ */
+export function actionOptions<V>(validator: V, ..._loaders: unknown[]): V {
   return validator
 }

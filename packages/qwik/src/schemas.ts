@@ -90,6 +90,40 @@ export const updateSessionSchema = (z: Z) => ({
   data: z.record(z.string(), z.union([z.string().max(1024), z.number(), z.boolean()])),
 })
 
+/**
+ * Ids the account page posts back (a passkey's credential ID, a session's public id): opaque
+ * strings; the core decides whether they name something of this user.
+ */
+const itemId = (z: Z) => z.string().min(1).max(512)
+
+/** @public */
+export const renamePasskeySchema = (z: Z) => ({
+  id: itemId(z),
+  name: z.string().trim().min(1, "Enter a name").max(64, "At most 64 characters"),
+})
+
+/** @public */
+export const passkeyIdSchema = (z: Z) => ({ id: itemId(z) })
+
+/** @public */
+export const sessionIdSchema = (z: Z) => ({ id: itemId(z) })
+
+/** Ending every other session takes no input. @public */
+export const noInputSchema = (_z: Z) => ({})
+
+/** @public */
+export const unlinkAccountSchema = (z: Z) => ({
+  provider: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\w.-]+$/, "invalid provider id"),
+  providerAccountId: z.string().min(1).max(512),
+})
+
 export type SignInInput = z.output<z.ZodObject<ReturnType<typeof signInSchema>>>
 export type SignOutInput = z.output<z.ZodObject<ReturnType<typeof signOutSchema>>>
 export type UpdateSessionInput = z.output<z.ZodObject<ReturnType<typeof updateSessionSchema>>>
+export type RenamePasskeyInput = z.output<z.ZodObject<ReturnType<typeof renamePasskeySchema>>>
+export type ItemIdInput = z.output<z.ZodObject<ReturnType<typeof passkeyIdSchema>>>
+export type UnlinkAccountInput = z.output<z.ZodObject<ReturnType<typeof unlinkAccountSchema>>>

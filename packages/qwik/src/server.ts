@@ -6,6 +6,8 @@
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventAction, RequestEventCommon } from "@builder.io/qwik-city"
 import type { Session } from "@latchkey/core"
+import { type AccountOp, accountAction, loadAccount, requireRecentSignIn } from "./account.js"
+import type { AccountData, RecentSignIn, RequireRecentAuthOptions } from "./account-types.js"
 import { signIn, signOut, updateSession } from "./actions.js"
 import { type QwikAuthConfigFn, resolveConfig } from "./config.js"
 import { handleRequest as handle } from "./on-request.js"
@@ -57,4 +59,31 @@ export async function updateSessionAction(
   input: UpdateSessionInput,
 ) {
   return updateSession(event, await resolveConfig(event, configQrl), input)
+}
+
+/** `useAccount`. */
+export async function loadAccountValue(
+  event: RequestEventCommon,
+  configQrl: ConfigQrl,
+): Promise<AccountData | null> {
+  return loadAccount(event, await resolveConfig(event, configQrl))
+}
+
+/** The account actions (`useRenamePasskey`, …). */
+export async function accountActionBody(
+  event: RequestEventAction,
+  configQrl: ConfigQrl,
+  op: AccountOp,
+  input: Record<string, string>,
+) {
+  return accountAction(event, await resolveConfig(event, configQrl), op, input)
+}
+
+/** `requireRecentAuth(event, opts)`. */
+export async function requireRecentAuthBody(
+  event: RequestEventCommon,
+  configQrl: ConfigQrl,
+  opts: RequireRecentAuthOptions,
+): Promise<RecentSignIn> {
+  return requireRecentSignIn(event, await resolveConfig(event, configQrl), opts)
 }

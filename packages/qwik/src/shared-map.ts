@@ -11,6 +11,12 @@ export const SESSION_KEY = "@latchkey/session"
 export const LEGACY_SESSION_KEY = "session"
 /** Promise of the resolved configuration, so the config QRL runs at most once per request. */
 export const CONFIG_KEY = "@latchkey/config"
+/**
+ * Cookies the core set during this request (name → value, `null` when cleared), so a later
+ * internal request of the same request (a loader after an action) presents them, not the
+ * stale ones the browser sent.
+ */
+export const COOKIES_SET_KEY = "@latchkey/cookies-set"
 
 type SharedMapHolder = { readonly sharedMap: Map<string, unknown> }
 

@@ -9,6 +9,7 @@ function actionEvent(headers: Record<string, string>) {
       method: "POST",
       headers: { "content-length": "999", accept: "text/html", ...headers },
     }),
+    sharedMap: new Map(),
   } as unknown as RequestEventCommon
 }
 

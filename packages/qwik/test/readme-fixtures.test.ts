@@ -68,6 +68,7 @@ const IMPORTED_NAMES = [
   "getSessionData",
   "registerPasskey",
   "signInWithPasskey",
+  "requireRecentAuth",
   "setEnvDefaults",
   "Auth",
   "routeLoader$",

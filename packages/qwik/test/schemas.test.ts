@@ -2,7 +2,14 @@
 
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { signInSchema, signOutSchema } from "../src/schemas.js"
+import {
+  noInputSchema,
+  passkeyIdSchema,
+  renamePasskeySchema,
+  signInSchema,
+  signOutSchema,
+  unlinkAccountSchema,
+} from "../src/schemas.js"
 
 const signIn = z.object(signInSchema(z))
 
@@ -44,5 +51,32 @@ describe("sign-in input", () => {
   it("sign-out takes only a redirect target", () => {
     expect(z.object(signOutSchema(z)).safeParse({ redirectTo: "" }).success).toBe(false)
     expect(z.object(signOutSchema(z)).parse({ redirectTo: "/" })).toEqual({ redirectTo: "/" })
+  })
+})
+
+describe("account action input", () => {
+  const rename = z.object(renamePasskeySchema(z))
+  const unlink = z.object(unlinkAccountSchema(z))
+
+  it("a passkey name is trimmed, 1 to 64 characters", () => {
+    expect(rename.parse({ id: "cred", name: "  Work laptop " }).name).toBe("Work laptop")
+    expect(rename.safeParse({ id: "cred", name: "   " }).success).toBe(false)
+    expect(rename.safeParse({ id: "cred", name: "x".repeat(65) }).success).toBe(false)
+    expect(rename.safeParse({ name: "no id" }).success).toBe(false)
+  })
+
+  it("ids are bounded strings; the core decides whose they are", () => {
+    const id = z.object(passkeyIdSchema(z))
+    expect(id.safeParse({ id: "" }).success).toBe(false)
+    expect(id.safeParse({ id: "a".repeat(513) }).success).toBe(false)
+    expect(id.safeParse({ id: ["a", "b"] }).success).toBe(false)
+    expect(z.object(noInputSchema(z)).parse({ extra: "ignored" })).toEqual({})
+  })
+
+  it("unlink names a provider id and the account at it", () => {
+    const ok = { provider: "local-oidc", providerAccountId: "sub-1" }
+    expect(unlink.parse(ok)).toEqual(ok)
+    expect(unlink.safeParse({ ...ok, provider: "../x y" }).success).toBe(false)
+    expect(unlink.safeParse({ provider: "github" }).success).toBe(false)
   })
 })

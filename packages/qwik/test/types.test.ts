@@ -1,5 +1,6 @@
 import type { Session } from "@latchkey/core"
 import { describe, expectTypeOf, it } from "vitest"
+import type { AccountData, AccountErrorType } from "../src/account-types.js"
 import type { QwikAuth$ } from "../src/qwik-auth.js"
 import type { QwikAuthConfig, SessionOf } from "../src/types.js"
 
@@ -32,5 +33,23 @@ describe("SessionOf", () => {
     type Value = NonNullable<ReturnType<Auth["useSession"]>["value"]>
     expectTypeOf<Value["plan"]>().toEqualTypeOf<string>()
     expectTypeOf<SessionOf<QwikAuthConfig>>().toEqualTypeOf<Session>()
+  })
+})
+
+describe("the account loader and actions", () => {
+  type Auth = ReturnType<typeof QwikAuth$<QwikAuthConfig>>
+
+  it("useAccount yields AccountData or null", () => {
+    expectTypeOf<ReturnType<Auth["useAccount"]>["value"]>().toEqualTypeOf<AccountData | null>()
+  })
+
+  it("an action's value carries the typed failure next to Qwik's validation failure", () => {
+    type Value = NonNullable<ReturnType<Auth["useDeletePasskey"]>["value"]>
+    expectTypeOf<Value["ok"]>().toEqualTypeOf<true | undefined>()
+    expectTypeOf<Value["error"]>().toEqualTypeOf<
+      { type: AccountErrorType; message: string } | undefined
+    >()
+    expectTypeOf<Value["signInUrl"]>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<Value["formErrors"]>().toExtend<string[] | undefined>()
   })
 })

@@ -6,7 +6,7 @@ import type { Loader } from "@builder.io/qwik-city"
 
 /**
  * A loader's JSON answer is `no-cache` by default, which a shared cache may still store. The
- * session is one user's: `private, no-store`. No `eTag`/`cacheKey` either, which would let an
+ * session and the account are one user's: `private, no-store`. No `eTag`/`cacheKey` either, which would let an
  * answer computed for one cookie be replayed for another.
  */
 export function sessionLoaderOptions() {
@@ -15,8 +15,10 @@ export function sessionLoaderOptions() {
 
 /**
  * Qwik 2's loaders are strict: after an action the client re-fetches only the loaders listed in
- * `invalidate`. Every action of the binding may change the session, so it lists `useSession`.
+ * `invalidate`. Every action lists what it may change: the session (`useSession`) for the
+ * sign-in ones, the account (`useAccount`, and `useSession` when it may end this session) for the
+ * account ones.
  */
-export function actionOptions<V>(validator: V, sessionLoader: Loader<unknown>) {
-  return { validation: [validator] as [V], invalidate: [sessionLoader] }
+export function actionOptions<V>(validator: V, ...loaders: Loader<unknown>[]) {
+  return { validation: [validator] as [V], invalidate: loaders }
 }

@@ -10,7 +10,7 @@ export const Header = component$(() => {
   const links = [
     { href: "/", label: "Home" },
     { href: "/protected/", label: "Protected" },
-    { href: "/profile/", label: "Profile" },
+    { href: "/account/", label: "Account" },
     { href: "/account/two-factor/", label: "Two-factor" },
     { href: "/provider/", label: "Provider" },
   ]

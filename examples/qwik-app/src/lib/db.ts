@@ -2,7 +2,7 @@
  * The demo's database: embedded PGlite (Postgres compiled to WebAssembly) in `.data/pglite`,
  * created and migrated on first use, so `npm run demo` needs no database server. The schema is
  * `@latchkey/adapter-postgres`'s (that of `@auth/pg-adapter`) plus three demo tables: password
- * hashes for the credentials provider, the nickname shown on the profile page, and the dev
+ * hashes for the credentials provider, the nickname shown on the account page, and the dev
  * mailbox (the sign-in mails the demo "sends", see `dev-mailbox.ts`).
  */
 import { mkdirSync } from "node:fs"

@@ -100,7 +100,7 @@ export async function verifyCredentials(
   return row && ok ? { id: String(row.id), email: row.email, name: row.name ?? "" } : null
 }
 
-/** The nickname a user chose on the profile page, if any. */
+/** The nickname a user chose on the account page, if any. */
 export async function getNickname(userId: string): Promise<string | null> {
   const db = await database()
   const { rows } = await db.query<{ nickname: string }>(
@@ -117,4 +117,16 @@ export async function setNickname(userId: string, nickname: string): Promise<voi
      ON CONFLICT ("userId") DO UPDATE SET nickname = EXCLUDED.nickname`,
     [Number(userId), nickname],
   )
+}
+
+/**
+ * Whether the user has a password here: the account API counts it as a way to sign in, so a
+ * user with a password may remove their last passkey or linked account.
+ */
+export async function hasPassword(userId: string): Promise<boolean> {
+  const id = Number(userId)
+  if (!Number.isSafeInteger(id)) return false
+  const db = await database()
+  const { rows } = await db.query(`SELECT 1 FROM demo_credentials WHERE "userId" = $1`, [id])
+  return rows.length > 0
 }

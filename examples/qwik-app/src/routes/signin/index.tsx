@@ -47,10 +47,18 @@ export default component$(() => {
   const created = loc.url.searchParams.get("created") === "1"
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const email = loc.url.searchParams.get("email") ?? ""
+  // The account page (and `requireRecentAuth`) send `reauth=1` when a change needs a fresh sign-in.
+  const reauth = loc.url.searchParams.get("reauth") === "1"
   return (
     <section class="card narrow">
-      <p class="eyebrow">Welcome back</p>
-      <h1>Sign in</h1>
+      <p class="eyebrow">{reauth ? "Confirm it's you" : "Welcome back"}</p>
+      <h1>{reauth ? "Sign in again" : "Sign in"}</h1>
+      {reauth && (
+        <p class="notice warning" data-testid="reauth-notice">
+          For your security, this change needs a recent sign-in. Sign in again the way you usually
+          do, and you will be taken back.
+        </p>
+      )}
       {error && (
         <p class="notice error" role="alert" data-testid="signin-error">
           {errorMessages[error] ?? "Could not sign you in. Please try again."}
