@@ -20,6 +20,21 @@ describe("page endpoints", () => {
     )
   })
 
+  it("GET /signin?reauth=1 says why the user is asked to sign in again; a custom page gets reauth=1", async () => {
+    const html = await (
+      await Auth(req("/auth/signin?reauth=1&callbackUrl=/account"), config)
+    ).text()
+    expect(html).toContain('data-latchkey-notice="reauth"')
+    expect(html).toContain("needs a recent sign-in")
+    const plain = await (await Auth(req("/auth/signin?reauth=yes"), config)).text()
+    expect(plain).not.toContain('data-latchkey-notice="reauth"')
+    const custom = makeConfig({ pages: { signIn: "/login" } })
+    const res = await Auth(req("/auth/signin?reauth=1&callbackUrl=/account"), custom)
+    const location = new URL(res.headers.get("location")!)
+    expect(location.pathname).toBe("/login")
+    expect(location.searchParams.get("reauth")).toBe("1")
+  })
+
   it("every built-in page refuses framing, sends no Referer and loads no scripts", async () => {
     for (const path of [
       "/auth/signin",

@@ -87,6 +87,13 @@ export default component$(() => {
       <Passkeys data={data} added={loc.url.searchParams.get("passkey") === "added"} />
       <Devices data={data} />
       <SignInMethods data={data} />
+      <section class="card" data-testid="two-factor-link">
+        <h2>Two-factor sign-in</h2>
+        <p>
+          Ask for a code from an authenticator app after the password:{" "}
+          <a href="/account/two-factor/">set up two-factor sign-in</a>.
+        </p>
+      </section>
     </div>
   )
 })

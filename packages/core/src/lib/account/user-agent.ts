@@ -10,7 +10,8 @@ const BROWSERS: readonly [RegExp, string][] = [
   [/\b(OPR|Opera)\//, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\b(Firefox|FxiOS)\//, "Firefox"],
-  [/\b(Chrome|Chromium|CriOS)\//, "Chrome"],
+  // "HeadlessChrome/…" has no word boundary before "Chrome": matched on its own.
+  [/\b(Chrome|Chromium|CriOS|HeadlessChrome)\//, "Chrome"],
   [/\bSafari\//, "Safari"],
 ]
 

@@ -63,8 +63,11 @@ function pageRetryAfter(error: string | undefined, retryAfter: string | undefine
 export async function signInPage(ctx: RequestContext): Promise<Outcome> {
   const callbackUrl = await resolveCallbackUrl(ctx)
   const { error, code, email } = ctx.parsed.query
+  const reauth = ctx.parsed.query.reauth === "1"
   if (ctx.config.pages.signIn) {
-    return redirect(pageUrl(ctx, "signIn", { callbackUrl, error }))
+    return redirect(
+      pageUrl(ctx, "signIn", { callbackUrl, error, ...(reauth ? { reauth: "1" } : {}) }),
+    )
   }
   const csrfToken = await ensureCsrfToken(ctx)
   return scriptedHtml(
@@ -76,6 +79,7 @@ export async function signInPage(ctx: RequestContext): Promise<Outcome> {
       ...(error ? { error } : {}),
       ...(code ? { code } : {}),
       ...(email ? { email } : {}),
+      ...(reauth ? { reauth } : {}),
       ...developerNotice(ctx),
     }),
   )

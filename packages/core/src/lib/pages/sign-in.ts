@@ -42,6 +42,11 @@ export interface SignInPageProps {
   theme: PageTheme
   /** A note for the developer (development only), e.g. that the page's host is not AUTH_URL's. */
   developerNotice?: string
+  /**
+   * The user is signed in but a change needs a recent sign-in (`reauth=1`, set by
+   * `requireRecentAuth` and the account actions): say why they are asked again.
+   */
+  reauth?: boolean
 }
 
 type CredentialField = NonNullable<PageProvider["credentials"]>[string]
@@ -53,6 +58,9 @@ interface Block {
   group: "oauth" | "form"
 }
 
+const REAUTH_NOTICE =
+  "Sign in again to continue: this change needs a recent sign-in, to be sure it is you."
+
 export function renderSignInPage(props: SignInPageProps): PageResponse {
   const hidden = hiddenFields({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl })
   const blocks = props.providers
@@ -62,6 +70,9 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
   let body = "<h1>Sign in</h1>\n"
   if (props.developerNotice !== undefined) {
     body += `<div class="alert" role="status" data-latchkey-notice="development"><p>${escapeHtml(props.developerNotice)}</p></div>\n`
+  }
+  if (props.reauth === true) {
+    body += `<div class="alert" role="status" data-latchkey-notice="reauth"><p>${escapeHtml(REAUTH_NOTICE)}</p></div>\n`
   }
   if (props.error !== undefined && props.error !== "") {
     body += `<div class="alert" role="alert"><p>${escapeHtml(signInErrorMessage(props.error))}</p></div>\n`
