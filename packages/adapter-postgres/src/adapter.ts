@@ -387,50 +387,7 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
 
   if (options.authenticators === false) return adapter
 
-  const withAuthenticators: Adapter = {
-    ...adapter,
-
-    createAuthenticator: guarded("createAuthenticator", async (a: AdapterAuthenticator) => {
-      const userId = toDbId(a.userId)
-      if (userId === null) {
-        throw adapterRefusal("createAuthenticator", "userId is not an id of this database")
-      }
-      const row = await first(sql.createAuthenticator, [
-        a.credentialID,
-        userId,
-        a.providerAccountId,
-        a.credentialPublicKey,
-        a.counter,
-        a.credentialDeviceType,
-        a.credentialBackedUp,
-        a.transports ?? null,
-      ])
-      if (!row) throw adapterRefusal("createAuthenticator", "no row returned")
-      return toAuthenticator(row)
-    }),
-
-    getAuthenticator: guarded("getAuthenticator", async (credentialID: string) => {
-      const row = await first(sql.getAuthenticator, [credentialID])
-      return row ? toAuthenticator(row) : null
-    }),
-
-    listAuthenticatorsByUserId: guarded("listAuthenticatorsByUserId", async (userId: string) => {
-      const dbId = toDbId(userId)
-      if (dbId === null) return []
-      return (await rows(sql.listAuthenticatorsByUserId, [dbId])).map(toAuthenticator)
-    }),
-
-    updateAuthenticatorCounter: guarded(
-      "updateAuthenticatorCounter",
-      async (credentialID: string, newCounter: number) => {
-        const row = await first(sql.updateAuthenticatorCounter, [credentialID, newCounter])
-        if (!row) throw adapterRefusal("updateAuthenticatorCounter", "no such credential")
-        return toAuthenticator(row)
-      },
-    ),
-  }
-  if (account) Object.assign(withAuthenticators, accountAuthenticatorMethods())
-  return withAuthenticators
+  return { ...adapter, ...authenticatorMethods(account) }
 
   /** Sessions with public ids and sign-in facts, and the user's accounts (migration 0005). */
   function accountMethods(): Partial<Adapter> {
@@ -540,15 +497,31 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     }
   }
 
-  /** Passkey names, creation and last use; delete and rename by their owner only. */
-  function accountAuthenticatorMethods(): Partial<Adapter> {
-    return {
+  /**
+   * Passkeys. With the account columns (migration 0005, `account`): names, creation and last
+   * use, and delete and rename by their owner only; without them, the Auth.js columns alone.
+   */
+  function authenticatorMethods(withAccount: boolean): Partial<Adapter> {
+    const q = withAccount
+      ? {
+          create: sql.createAuthenticatorFull,
+          get: sql.getAuthenticatorFull,
+          list: sql.listAuthenticatorsByUserIdFull,
+          updateCounter: sql.updateAuthenticatorCounterFull,
+        }
+      : {
+          create: sql.createAuthenticator,
+          get: sql.getAuthenticator,
+          list: sql.listAuthenticatorsByUserId,
+          updateCounter: sql.updateAuthenticatorCounter,
+        }
+    const core: Partial<Adapter> = {
       createAuthenticator: guarded("createAuthenticator", async (a: AdapterAuthenticator) => {
         const userId = toDbId(a.userId)
         if (userId === null) {
           throw adapterRefusal("createAuthenticator", "userId is not an id of this database")
         }
-        const row = await first(sql.createAuthenticatorFull, [
+        const row = await first(q.create, [
           a.credentialID,
           userId,
           a.providerAccountId,
@@ -557,32 +530,35 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
           a.credentialDeviceType,
           a.credentialBackedUp,
           a.transports ?? null,
-          a.name ?? null,
-          a.createdAt ?? null,
+          ...(withAccount ? [a.name ?? null, a.createdAt ?? null] : []),
         ])
         if (!row) throw adapterRefusal("createAuthenticator", "no row returned")
         return toAuthenticator(row)
       }),
 
       getAuthenticator: guarded("getAuthenticator", async (credentialID: string) => {
-        const row = await first(sql.getAuthenticatorFull, [credentialID])
+        const row = await first(q.get, [credentialID])
         return row ? toAuthenticator(row) : null
       }),
 
       listAuthenticatorsByUserId: guarded("listAuthenticatorsByUserId", async (userId: string) => {
         const dbId = toDbId(userId)
         if (dbId === null) return []
-        return (await rows(sql.listAuthenticatorsByUserIdFull, [dbId])).map(toAuthenticator)
+        return (await rows(q.list, [dbId])).map(toAuthenticator)
       }),
 
       updateAuthenticatorCounter: guarded(
         "updateAuthenticatorCounter",
         async (credentialID: string, newCounter: number) => {
-          const row = await first(sql.updateAuthenticatorCounterFull, [credentialID, newCounter])
+          const row = await first(q.updateCounter, [credentialID, newCounter])
           if (!row) throw adapterRefusal("updateAuthenticatorCounter", "no such credential")
           return toAuthenticator(row)
         },
       ),
+    }
+    if (!withAccount) return core
+    return {
+      ...core,
 
       deleteAuthenticator: guarded(
         "deleteAuthenticator",
