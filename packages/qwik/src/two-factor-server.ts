@@ -10,10 +10,9 @@
  * sign-in, so it navigates like `useSignIn`.
  */
 import type { RequestEventAction, RequestEventCommon } from "@builder.io/qwik-city"
-import { Auth, type TwoFactorEnrollment, type TwoFactorStatus } from "@latchkey/core"
+import type { TwoFactorEnrollment, TwoFactorStatus } from "@latchkey/core"
 import { basePathOf, resolveConfig } from "./config.js"
-import { applySetCookieHeaders } from "./cookies.js"
-import { buildCoreRequest, callCore, redirectUrlOf } from "./internal-request.js"
+import { buildCoreGet, buildCoreRequest, callCore, redirectUrlOf } from "./internal-request.js"
 import { currentPage, navigate } from "./redirect.js"
 import type { QwikAuthConfig } from "./types.js"
 
@@ -71,17 +70,11 @@ export async function loadTwoFactorStatus(
   event: RequestEventCommon,
 ): Promise<TwoFactorStatus | null> {
   const config = await resolveConfig(event, undefined)
-  const headers = new Headers({ accept: "application/json" })
-  const cookie = event.request.headers.get("cookie")
-  if (cookie !== null) headers.set("cookie", cookie)
-  for (const name of ["host", "x-forwarded-host", "x-forwarded-proto"]) {
-    const value = event.request.headers.get(name)
-    if (value !== null) headers.set(name, value)
-  }
-  const url = new URL(`${basePathOf(config)}/two-factor/status`, event.url.origin)
-  const response = await Auth(new Request(url, { headers }), config)
-  applySetCookieHeaders(event, response.headers)
-  return response.status === 200 ? ((await response.json()) as TwoFactorStatus) : null
+  // Through callCore: after an action that re-issued the session in this same request, the
+  // loader presents the new cookie, not the one the browser sent (which the core now refuses).
+  const path = `${basePathOf(config)}/two-factor/status`
+  const result = await callCore(event, config, buildCoreGet(event, path))
+  return result.status === 200 ? (result.body as TwoFactorStatus) : null
 }
 
 /** Enroll, confirm, disable, regenerate: the core's JSON answer, or a typed `fail()`. */
@@ -91,18 +84,15 @@ export async function twoFactorSettingsAction(
   input: Record<string, string>,
 ) {
   const config = await resolveConfig(event, undefined)
+  // The settings answer JSON, never a navigation: no `X-Auth-Return-Redirect`.
   const request = buildCoreRequest(event, {
     path: `${basePathOf(config)}/two-factor/${op}`,
     body: input,
+    returnRedirect: false,
   })
-  // The settings answer JSON, never a navigation: no `X-Auth-Return-Redirect`.
-  request.headers.delete("x-auth-return-redirect")
   request.headers.set("accept", "application/json")
-  const response = await Auth(request, config)
-  applySetCookieHeaders(event, response.headers)
-  const body: unknown = (response.headers.get("content-type") ?? "").includes("application/json")
-    ? await response.json()
-    : null
+  const response = await callCore(event, config, request)
+  const body = response.body
   if (response.status === 200) {
     return body as TwoFactorEnrollment | { recoveryCodes: string[] } | { ok: true }
   }

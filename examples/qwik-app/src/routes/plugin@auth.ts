@@ -1,27 +1,38 @@
 import { routeAuth$, twoFactorActions } from "@latchkey/qwik"
 import { authConfig } from "~/auth"
 
+const auth = routeAuth$(() => authConfig)
+
 export const {
   onRequest,
   useSession,
   useSignIn,
   useSignOut,
   useUpdateSession,
-  useAccount,
   useRenamePasskey,
   useDeletePasskey,
   useRevokeSession,
   useRevokeOtherSessions,
   useUnlinkAccount,
-} = routeAuth$(() => authConfig)
+} = auth
 
-// Two-factor sign-in (the /account/two-factor/ page): status, enroll, confirm, disable,
-// regenerate recovery codes, and the code of a pending sign-in.
+// Two-factor sign-in (the /account/two-factor/ page): enroll, confirm, disable, regenerate
+// recovery codes, and the code of a pending sign-in.
+const twoFactor = twoFactorActions()
 export const {
-  useTwoFactorStatus,
   useEnrollTwoFactor,
   useConfirmTwoFactor,
   useDisableTwoFactor,
   useRegenerateRecoveryCodes,
   useVerifyTwoFactor,
-} = twoFactorActions()
+} = twoFactor
+
+// Qwik City runs every `routeLoader$` a route module exports on every request to that route,
+// and this plugin is part of every route. The account loaders ask the core for the account
+// (passkeys, devices, linked accounts) and the second factor: exported here they would cost
+// every page those reads. So they are handed over in an object (not a loader, so not run here),
+// and the pages that show them export them (routes/account/index.tsx, …/two-factor/index.tsx).
+export const accountLoaders = {
+  useAccount: auth.useAccount,
+  useTwoFactorStatus: twoFactor.useTwoFactorStatus,
+}

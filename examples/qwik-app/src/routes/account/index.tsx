@@ -10,7 +10,7 @@ import { type AccountData, registerPasskey, type Session } from "@latchkey/qwik"
 import { AccountResult } from "~/components/account-result"
 import { PasskeyButton } from "~/components/passkey-button"
 import {
-  useAccount,
+  accountLoaders,
   useDeletePasskey,
   useRenamePasskey,
   useRevokeOtherSessions,
@@ -19,6 +19,9 @@ import {
   useUnlinkAccount,
   useUpdateSession,
 } from "../plugin@auth"
+
+// Exported by this page only, so only this page pays for reading the account (see plugin@auth).
+export const useAccount = accountLoaders.useAccount
 
 export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
   if (!(sharedMap.get("@latchkey/session") as Session | null)) {

@@ -2,12 +2,15 @@ import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Form, type RequestHandler } from "@builder.io/qwik-city"
 import type { Session } from "@latchkey/qwik"
 import {
+  accountLoaders,
   useConfirmTwoFactor,
   useDisableTwoFactor,
   useEnrollTwoFactor,
   useRegenerateRecoveryCodes,
-  useTwoFactorStatus,
 } from "../../plugin@auth"
+
+// Exported by this page only, so only this page reads the second factor (see plugin@auth).
+export const useTwoFactorStatus = accountLoaders.useTwoFactorStatus
 
 export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
   if (!(sharedMap.get("@latchkey/session") as Session | null)) {
