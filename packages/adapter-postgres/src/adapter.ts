@@ -314,47 +314,6 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
       return row ? toAccount(row) : null
     }),
 
-    createSession: guarded("createSession", async (session: AdapterSession) => {
-      const userId = toDbId(session.userId)
-      if (userId === null) {
-        throw adapterRefusal("createSession", "userId is not an id of this database")
-      }
-      const row = await first(sql.createSession, [
-        userId,
-        session.expires,
-        await tokenKey(session.sessionToken),
-      ])
-      if (!row) throw adapterRefusal("createSession", "no row returned")
-      // The row holds the hash; the core gets back the token it gave.
-      return toSession(session.sessionToken, row)
-    }),
-
-    getSessionAndUser: guarded("getSessionAndUser", async (sessionToken: string) => {
-      const row = await first(sql.getSessionAndUser, [await tokenKey(sessionToken)])
-      if (!row) return null
-      const user = toUser(row)
-      return {
-        session: { sessionToken, userId: user.id, expires: toDate(row.sessionExpires) },
-        user,
-      }
-    }),
-
-    updateSession: guarded(
-      "updateSession",
-      async (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => {
-        const userId = session.userId === undefined ? null : toDbId(session.userId)
-        if (session.userId !== undefined && userId === null) {
-          throw adapterRefusal("updateSession", "userId is not an id of this database")
-        }
-        const row = await first(sql.updateSession, [
-          await tokenKey(session.sessionToken),
-          session.expires ?? null,
-          userId,
-        ])
-        return row ? toSession(session.sessionToken, row) : null
-      },
-    ),
-
     deleteSession: guarded("deleteSession", async (sessionToken: string) => {
       const row = await first(sql.deleteSession, [await tokenKey(sessionToken)])
       return row ? toSession(sessionToken, row) : null
@@ -379,6 +338,7 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
 
   if (options.revocation !== false) Object.assign(adapter, revocationMethods())
   const account = options.account !== false
+  Object.assign(adapter, sessionMethods(account))
   if (account) {
     Object.assign(adapter, accountMethods())
     if (options.revocation !== false) Object.assign(adapter, fullSessionRecordMethods())
@@ -389,61 +349,9 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
 
   return { ...adapter, ...authenticatorMethods(account) }
 
-  /** Sessions with public ids and sign-in facts, and the user's accounts (migration 0005). */
+  /** Listing and ending sessions by public id, and the user's accounts (migration 0005). */
   function accountMethods(): Partial<Adapter> {
     return {
-      createSession: guarded("createSession", async (session: AdapterSession) => {
-        const userId = toDbId(session.userId)
-        if (userId === null) {
-          throw adapterRefusal("createSession", "userId is not an id of this database")
-        }
-        const row = await first(sql.createSessionFull, [
-          userId,
-          session.expires,
-          await tokenKey(session.sessionToken),
-          session.id ?? null,
-          session.createdAt ?? null,
-          session.lastSeenAt ?? null,
-          session.userAgent ?? null,
-          session.authTime ?? null,
-          session.amr ?? null,
-        ])
-        if (!row) throw adapterRefusal("createSession", "no row returned")
-        return toFullSession(session.sessionToken, row)
-      }),
-
-      getSessionAndUser: guarded("getSessionAndUser", async (sessionToken: string) => {
-        const row = await first(sql.getSessionAndUserFull, [await tokenKey(sessionToken)])
-        if (!row) return null
-        const user = toUser(row)
-        return {
-          session: {
-            sessionToken,
-            userId: user.id,
-            expires: toDate(row.sessionExpires),
-            ...sessionExtras(row, row.sessionCreatedAt),
-          },
-          user,
-        }
-      }),
-
-      updateSession: guarded(
-        "updateSession",
-        async (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => {
-          const userId = session.userId === undefined ? null : toDbId(session.userId)
-          if (session.userId !== undefined && userId === null) {
-            throw adapterRefusal("updateSession", "userId is not an id of this database")
-          }
-          const row = await first(sql.updateSessionFull, [
-            await tokenKey(session.sessionToken),
-            session.expires ?? null,
-            userId,
-            session.lastSeenAt ?? null,
-          ])
-          return row ? toFullSession(session.sessionToken, row) : null
-        },
-      ),
-
       listSessionsByUserId: guarded("listSessionsByUserId", async (userId: string) => {
         const dbId = toDbId(userId)
         if (dbId === null) return []
@@ -494,6 +402,85 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
           userAgent: row.userAgent == null ? null : String(row.userAgent),
         }))
       }),
+    }
+  }
+
+  /**
+   * Database sessions. With the account columns (migration 0005, `account`): a public id, when
+   * created and last seen, a coarse user agent and the sign-in facts (`authTime`, `amr`);
+   * without them, the Auth.js columns alone.
+   */
+  function sessionMethods(withAccount: boolean): Partial<Adapter> {
+    const q = withAccount
+      ? {
+          create: sql.createSessionFull,
+          read: sql.getSessionAndUserFull,
+          update: sql.updateSessionFull,
+          toSession: toFullSession,
+        }
+      : {
+          create: sql.createSession,
+          read: sql.getSessionAndUser,
+          update: sql.updateSession,
+          toSession,
+        }
+    return {
+      createSession: guarded("createSession", async (session: AdapterSession) => {
+        const userId = toDbId(session.userId)
+        if (userId === null) {
+          throw adapterRefusal("createSession", "userId is not an id of this database")
+        }
+        const row = await first(q.create, [
+          userId,
+          session.expires,
+          await tokenKey(session.sessionToken),
+          ...(withAccount
+            ? [
+                session.id ?? null,
+                session.createdAt ?? null,
+                session.lastSeenAt ?? null,
+                session.userAgent ?? null,
+                session.authTime ?? null,
+                session.amr ?? null,
+              ]
+            : []),
+        ])
+        if (!row) throw adapterRefusal("createSession", "no row returned")
+        // The row holds the hash; the core gets back the token it gave.
+        return q.toSession(session.sessionToken, row)
+      }),
+
+      getSessionAndUser: guarded("getSessionAndUser", async (sessionToken: string) => {
+        const row = await first(q.read, [await tokenKey(sessionToken)])
+        if (!row) return null
+        const user = toUser(row)
+        return {
+          session: {
+            sessionToken,
+            userId: user.id,
+            expires: toDate(row.sessionExpires),
+            ...(withAccount ? sessionExtras(row, row.sessionCreatedAt) : {}),
+          },
+          user,
+        }
+      }),
+
+      updateSession: guarded(
+        "updateSession",
+        async (session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">) => {
+          const userId = session.userId === undefined ? null : toDbId(session.userId)
+          if (session.userId !== undefined && userId === null) {
+            throw adapterRefusal("updateSession", "userId is not an id of this database")
+          }
+          const row = await first(q.update, [
+            await tokenKey(session.sessionToken),
+            session.expires ?? null,
+            userId,
+            ...(withAccount ? [session.lastSeenAt ?? null] : []),
+          ])
+          return row ? q.toSession(session.sessionToken, row) : null
+        },
+      ),
     }
   }
 
