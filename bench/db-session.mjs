@@ -8,7 +8,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth, getSession } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
-import { printTable } from "./harness.mjs"
+import { printTable, timeCalls } from "./harness.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
@@ -55,17 +55,10 @@ async function contenders(client) {
   }
 }
 
+/** One round: the p50 and p99 of sequential calls for `ms`. */
 async function round(fn, ms) {
-  const latencies = []
-  const end = performance.now() + ms
-  while (performance.now() < end) {
-    const t = performance.now()
-    await fn()
-    latencies.push(performance.now() - t)
-  }
-  latencies.sort((a, b) => a - b)
-  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]
-  return { p50: at(0.5), p99: at(0.99) }
+  const { p50, p99 } = await timeCalls(fn, ms)
+  return { p50, p99 }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]

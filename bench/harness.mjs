@@ -87,9 +87,15 @@ const LATENCY_MS = Number(env.BENCH_DB_MS ?? 3000)
  */
 export async function measureLatency(fn) {
   for (let i = 0; i < 200; i++) await fn()
+  const { calls, seconds, p50, p99 } = await timeCalls(fn, LATENCY_MS)
+  return { rps: calls / seconds, p50, p99 }
+}
+
+/** Sequential calls of `fn` for `ms`, each one timed: how many, how long, and their p50/p99 in ms. */
+export async function timeCalls(fn, ms) {
   const latencies = []
-  const end = performance.now() + LATENCY_MS
   const start = performance.now()
+  const end = start + ms
   while (performance.now() < end) {
     const t = performance.now()
     await fn()
@@ -99,5 +105,5 @@ export async function measureLatency(fn) {
   latencies.sort((a, b) => a - b)
   const pct = (p) =>
     latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]
-  return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99) }
+  return { calls: latencies.length, seconds, p50: pct(50), p99: pct(99) }
 }

@@ -11,7 +11,7 @@ import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { RedisStore } from "@latchkey/store-redis"
 import { createClient } from "@redis/client"
-import { printTable } from "./harness.mjs"
+import { printTable, timeCalls } from "./harness.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
@@ -47,17 +47,8 @@ async function reader(extra) {
   return read
 }
 
-async function round(fn, ms) {
-  const latencies = []
-  const end = performance.now() + ms
-  while (performance.now() < end) {
-    const t = performance.now()
-    await fn()
-    latencies.push(performance.now() - t)
-  }
-  latencies.sort((a, b) => a - b)
-  return latencies[latencies.length >> 1]
-}
+/** One round: the p50 of sequential calls for `ms`. */
+const round = async (fn, ms) => (await timeCalls(fn, ms)).p50
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 
