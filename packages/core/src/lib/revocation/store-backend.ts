@@ -148,7 +148,10 @@ export function storeRevocation(store: Store, lifetimeSeconds: number): Revocati
       const list = hasMaps(store)
         ? await liveMapRecords(store, listKey(userId), now)
         : parseList(await store.get(listKey(userId))).filter((r) => r.expires > now)
-      const revoked = await Promise.all(list.map((r) => store.get(sidKey(r.sid))))
+      const keys = list.map((r) => sidKey(r.sid))
+      const revoked = store.getMany
+        ? await store.getMany(keys)
+        : await Promise.all(keys.map((key) => store.get(key)))
       return list.filter((_, i) => revoked[i] === null)
     },
   }
