@@ -11,10 +11,10 @@
  */
 import type { RequestEventAction, RequestEventCommon } from "@builder.io/qwik-city"
 import type { TwoFactorEnrollment, TwoFactorStatus } from "@latchkey/core"
+import { signInUrl } from "./account.js"
 import { basePathOf, resolveConfig } from "./config.js"
 import { buildCoreGet, buildCoreRequest, callCore, redirectUrlOf } from "./internal-request.js"
-import { currentPage, navigate } from "./redirect.js"
-import type { QwikAuthConfig } from "./types.js"
+import { navigate } from "./redirect.js"
 
 /** The settings operations of `POST {basePath}/two-factor/<op>`. */
 export type TwoFactorOp = "enroll" | "confirm" | "disable" | "regenerate"
@@ -56,13 +56,6 @@ function errorType(status: number, body: unknown): TwoFactorErrorType {
     return named as TwoFactorErrorType
   }
   return status >= 400 && status < 500 ? "Invalid" : "Error"
-}
-
-function signInUrl(event: RequestEventCommon, config: QwikAuthConfig, reauth: boolean): string {
-  const url = new URL(config.pages?.signIn ?? `${basePathOf(config)}/signin`, event.url.origin)
-  url.searchParams.set("callbackUrl", currentPage(event))
-  if (reauth) url.searchParams.set("reauth", "1")
-  return url.origin === event.url.origin ? `${url.pathname}${url.search}` : url.href
 }
 
 /** `useTwoFactorStatus`: the signed-in user's second factor, or `null` when signed out. */
