@@ -56,6 +56,7 @@ export type ErrorType =
   | "SignOutError"
   | "StoreError"
   | "StoreTimeout"
+  | "StoreFull"
   | "TokenEndpointError"
   | "TokenEndpointTimeout"
   | "UnknownAction"
@@ -353,6 +354,16 @@ export class StoreError extends AuthError {
 /** A store command got no answer within its timeout (the server is down, slow or unreachable). */
 export class StoreTimeout extends StoreError {
   static override type: ErrorType = "StoreTimeout"
+}
+
+/**
+ * The store has no room for security state (single-use markers, per-user counters, values)
+ * without evicting some that has not expired, which would let a used code or link work again:
+ * the new write is refused instead (fail closed). Raise the memory store's `maxProtectedKeys`,
+ * or use a shared store with room to spare.
+ */
+export class StoreFull extends StoreError {
+  static override type: ErrorType = "StoreFull"
 }
 
 /**

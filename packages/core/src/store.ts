@@ -13,7 +13,7 @@
  *
  * @module @latchkey/core/store
  */
-export { StoreError, StoreTimeout } from "./errors.js"
+export { StoreError, StoreFull, StoreTimeout } from "./errors.js"
 export { assertStoreValue, assertTtl } from "./lib/rate-limit/limits.js"
 export {
   defaultStore,
@@ -23,6 +23,8 @@ export {
   type MemoryStoreOptions,
 } from "./lib/rate-limit/memory-store.js"
 export type {
+  HitOptions,
+  MapBound,
   RateLimitResult,
   RateLimitRule,
   RateLimitStore,

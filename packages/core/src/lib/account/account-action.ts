@@ -100,6 +100,7 @@ const STATUS: Record<string, number> = {
   MissingCSRF: 403,
   StoreError: 503,
   StoreTimeout: 503,
+  StoreFull: 503,
 }
 
 async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promise<Outcome> {

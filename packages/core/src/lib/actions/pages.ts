@@ -56,7 +56,8 @@ export function renderBuiltInErrorPage(
  * window from `retryAfter=`, a fixed pause for a store outage, nothing for other errors.
  */
 function pageRetryAfter(error: string | undefined, retryAfter: string | undefined) {
-  if (error === "StoreError" || error === "StoreTimeout") return STORE_OUTAGE_RETRY_AFTER_SECONDS
+  if (error === "StoreError" || error === "StoreTimeout" || error === "StoreFull")
+    return STORE_OUTAGE_RETRY_AFTER_SECONDS
   return error === "RateLimited" ? parseRetryAfter(retryAfter) : undefined
 }
 

@@ -71,6 +71,7 @@ const STATUS: Readonly<Record<string, number>> = {
   RateLimited: 429,
   StoreError: 503,
   StoreTimeout: 503,
+  StoreFull: 503,
   InvalidRequest: 400,
 }
 

@@ -26,6 +26,7 @@ const JSON_STATUS_BY_TYPE: Record<string, number> = {
   RateLimited: 429,
   StoreError: 503,
   StoreTimeout: 503,
+  StoreFull: 503,
 }
 
 const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options", "account"])

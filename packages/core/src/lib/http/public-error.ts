@@ -28,6 +28,7 @@ const FIXED_MESSAGES: Record<string, string> = {
     "This sign-in attempt expired or was already used. Start again from the sign-in page.",
   StoreError: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",
   StoreTimeout: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",
+  StoreFull: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",
   RateLimited: "Too many attempts. Try again after the Retry-After delay.",
   SessionRequired: "Sign in to continue.",
   ReauthenticationRequired:

@@ -63,6 +63,7 @@ const signInMessages: MessageTable = {
   InvalidCheck: checkFailed,
   StoreError: storeUnavailable,
   StoreTimeout: storeUnavailable,
+  StoreFull: storeUnavailable,
   InvalidTwoFactorCode: "The second-factor step expired or was already used. Sign in again.",
 }
 
@@ -110,6 +111,12 @@ const errorPages: Partial<Record<ErrorType | PageCode, ErrorPageContent>> = {
     signInLink: true,
   },
   StoreTimeout: {
+    status: 503,
+    heading: "Temporarily unavailable",
+    message: storeUnavailable,
+    signInLink: true,
+  },
+  StoreFull: {
     status: 503,
     heading: "Temporarily unavailable",
     message: storeUnavailable,

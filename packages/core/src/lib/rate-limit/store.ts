@@ -6,6 +6,11 @@
  * `RateLimitStore` is the part the rate limits need (`hit`); `Store` adds single-use values
  * (consumed OAuth states, locks), and plain values with a time to live (session revocation).
  * Every key a store keeps expires: nothing here is meant to live forever.
+ *
+ * Security state (single-use markers, values, maps, counters hit without `strangerKeyed`) is
+ * never evicted to make room: a store that is full fails the write with a `StoreError`
+ * (`StoreFull` for the memory store) instead. Only stranger-keyed counters may be forgotten
+ * early, so a flood of invented addresses can only ever reset other invented addresses.
  */
 import type { Awaitable } from "../types/awaitable.js"
 
@@ -17,13 +22,36 @@ export interface RateLimitResult {
   retryAfterSeconds: number
 }
 
+/** How a counter may be treated when a store is short of room. */
+export interface HitOptions {
+  /**
+   * The key is chosen by whoever sends the request (an address typed into a form, a client IP).
+   * A store short of room may forget such counters, and only such counters. Default `false`: a
+   * per-user counter (second-factor attempts) is security state and is never evicted.
+   */
+  strangerKeyed?: boolean
+}
+
 export interface RateLimitStore {
   /**
    * Counts one attempt under `key` and says whether it is within `limit` attempts per
    * `windowMs` milliseconds. Must be atomic per key: two concurrent hits never both see the
    * last free slot.
    */
-  hit(key: string, windowMs: number, limit: number): Awaitable<RateLimitResult>
+  hit(
+    key: string,
+    windowMs: number,
+    limit: number,
+    options?: HitOptions,
+  ): Awaitable<RateLimitResult>
+}
+
+/** The bound a map write keeps (`mapSet`). */
+export interface MapBound {
+  /** Most fields the map keeps after this write. */
+  maxFields: number
+  /** This field's rank: when the map would hold more than `maxFields`, the lowest ranks go first. */
+  rank: number
 }
 
 /**
@@ -51,12 +79,23 @@ export interface Store extends RateLimitStore {
   delete(key: string): Awaitable<void>
   /**
    * Optional (a Redis hash): sets `field` of the map under `key` to `value`, in one atomic step
-   * that leaves the other fields alone, and keeps the map at least `ttlMs` longer (never
-   * shortens its life). The per-user session list uses it, so two sign-ins at the same
-   * instant both stay listed; without it the list is read, changed and written back.
+   * that leaves the other fields alone. Every field lives `ttlMs` from its own write; a field
+   * past that is gone to every read, and the map lives as long as its longest-lived field.
+   * With `bound`, the same atomic step removes the expired fields, then the lowest-ranked ones,
+   * until at most `bound.maxFields` remain: a map written on every sign-in stays bounded
+   * however often one user signs in. The per-user session list uses it, so two sign-ins at the
+   * same instant both stay listed; without it the list is read, changed and written back.
    */
-  mapSet?(key: string, field: string, value: string, ttlMs: number): Awaitable<void>
-  /** Optional: every field of the map under `key` (`{}` when absent or expired). */
+  mapSet?(
+    key: string,
+    field: string,
+    value: string,
+    ttlMs: number,
+    bound?: MapBound,
+  ): Awaitable<void>
+  /** Optional: one field of the map under `key` (as `mapGetAll` would give it), or `null`. */
+  mapGet?(key: string, field: string): Awaitable<string | null>
+  /** Optional: every live field of the map under `key` (`{}` when absent or expired). */
   mapGetAll?(key: string): Awaitable<Record<string, string>>
   /** Optional: removes `fields` from the map under `key`. Absent ones are fine. */
   mapDelete?(key: string, fields: readonly string[]): Awaitable<void>
