@@ -11,10 +11,22 @@
  *   not connected (node-redis reconnecting) no command is sent, and after a timeout (a server
  *   that stopped answering on an open connection) commands fail at once for
  *   `pauseAfterTimeoutMs`, then one tries again.
+ * - Nothing is evicted: the server must run `maxmemory-policy noeviction` (or no `maxmemory`);
+ *   every key of ours has a TTL, so `volatile-*` policies would evict them as `allkeys-*` do.
+ *   The store checks once before its first command and refuses an evicting server; a full
+ *   server's `OOM` refusal becomes `StoreFull`.
+ * - Maps carry per-field expiry and a rank in each field (`scripts.ts`), for Redis 7.0.
  */
-import { InvalidParameter, StoreError, StoreTimeout } from "@latchkey/core/errors"
-import { assertStoreValue, assertTtl, type RateLimitResult, type Store } from "@latchkey/core/store"
-import { HIT_SCRIPT, hitScriptSha1, MAP_SET_SCRIPT } from "./scripts.js"
+import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
+import {
+  assertStoreValue,
+  assertTtl,
+  type HitOptions,
+  type MapBound,
+  type RateLimitResult,
+  type Store,
+} from "@latchkey/core/store"
+import { HIT_SCRIPT, liveFieldValue, MAP_SET_SCRIPT, mapSetArgs, scriptSha1 } from "./scripts.js"
 
 /**
  * What the store needs of a Redis client: node-redis's `sendCommand` (a client from
@@ -43,10 +55,70 @@ export interface RedisStoreOptions {
    * of each waiting `commandTimeoutMs` on a server that stopped answering. Default 1000 ms.
    */
   pauseAfterTimeoutMs?: number
+  /**
+   * Before its first command the store asks the server (`CONFIG GET`) whether it evicts keys
+   * when full, and refuses to run (`StoreError`, `reason: "evicting-policy"`) if it does: an
+   * evicted single-use marker lets a used link or code work again. Default `true`. A server
+   * that does not allow `CONFIG` (most managed services) passes unchecked; set `false` only for
+   * a server whose memory you know cannot fill up.
+   */
+  checkEvictionPolicy?: boolean
+}
+
+/** The reasons a server's settings let it evict our keys (see `checkEvictionPolicy`). */
+function evictionRisk(policy: string | undefined, maxmemory: string | undefined) {
+  if (policy === undefined || policy === "noeviction") return undefined
+  // maxmemory 0 (the default on 64-bit) means no limit: nothing is ever evicted.
+  if (maxmemory !== undefined && Number(maxmemory) === 0) return undefined
+  return policy
+}
+
+/** The value of a `CONFIG GET` reply (a flat array in RESP2, a map in RESP3). */
+function configValue(reply: unknown, name: string): string | undefined {
+  if (Array.isArray(reply)) {
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      if (String(reply[i]) === name) return String(reply[i + 1])
+    }
+    return undefined
+  }
+  if (reply instanceof Map) return reply.has(name) ? String(reply.get(name)) : undefined
+  if (reply && typeof reply === "object" && name in reply) {
+    return String((reply as Record<string, unknown>)[name])
+  }
+  return undefined
 }
 
 const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name.endsWith("TimeoutError"))
+
+/** Redis's answer to a write when `maxmemory` is reached under `noeviction`. */
+const isOutOfMemory = (error: unknown) => String(error).includes("OOM command not allowed")
+
+const toValue = (reply: unknown) => (reply === null || reply === undefined ? null : String(reply))
+
+/** A map reply as pairs: node-redis answers HGETALL with a flat array (RESP2) or a map (RESP3). */
+function entriesOf(reply: unknown): [string, string][] {
+  if (Array.isArray(reply)) {
+    const out: [string, string][] = []
+    for (let i = 0; i + 1 < reply.length; i += 2) out.push([String(reply[i]), String(reply[i + 1])])
+    return out
+  }
+  if (reply instanceof Map) return [...reply].map(([k, v]) => [String(k), String(v)])
+  if (reply && typeof reply === "object") {
+    return Object.entries(reply).map(([k, v]) => [k, String(v)])
+  }
+  return []
+}
+
+function assertBound(bound: MapBound | undefined): void {
+  if (bound === undefined) return
+  if (!Number.isInteger(bound.maxFields) || bound.maxFields < 1) {
+    throw new InvalidParameter("bound.maxFields", "must be a whole number of at least 1")
+  }
+  if (typeof bound.rank !== "number" || !Number.isFinite(bound.rank)) {
+    throw new InvalidParameter("bound.rank", "must be a finite number")
+  }
+}
 
 export class RedisStore implements Store {
   readonly #client: RedisCommandClient
@@ -54,8 +126,11 @@ export class RedisStore implements Store {
   readonly #timeoutMs: number
   readonly #maxValueBytes: number
   readonly #pauseMs: number
+  readonly #checkEviction: boolean
   /** Until when (epoch ms) commands are not sent, after a timeout. */
   #pausedUntil = 0
+  /** The eviction-policy check, once per store (retried if it could not get an answer). */
+  #policyCheck: Promise<void> | undefined
 
   constructor(options: RedisStoreOptions) {
     if (!options?.client || typeof options.client.sendCommand !== "function") {
@@ -66,23 +141,25 @@ export class RedisStore implements Store {
     this.#timeoutMs = options.commandTimeoutMs ?? 500
     this.#maxValueBytes = options.maxValueBytes ?? 64 * 1024
     this.#pauseMs = options.pauseAfterTimeoutMs ?? 1000
+    this.#checkEviction = options.checkEvictionPolicy ?? true
     assertTtl(this.#timeoutMs, "commandTimeoutMs")
     assertTtl(this.#pauseMs, "pauseAfterTimeoutMs")
   }
 
-  async hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+  /**
+   * `options.strangerKeyed` changes nothing here: Redis never evicts one of our keys by itself
+   * (the eviction-policy check refuses a server that would), so every counter is kept to the
+   * end of its window; a full server refuses the write (`StoreFull`) instead.
+   */
+  async hit(
+    key: string,
+    windowMs: number,
+    limit: number,
+    _options?: HitOptions,
+  ): Promise<RateLimitResult> {
     assertTtl(windowMs, "windowMs")
     const window = String(Math.ceil(windowMs))
-    const fullKey = this.#prefix + key
-    const sha = await hitScriptSha1()
-    let reply: unknown
-    try {
-      reply = await this.#send("hit", ["EVALSHA", sha, "1", fullKey, window])
-    } catch (error) {
-      // A server that has not seen the script yet (or restarted): send it whole once.
-      if (!(error instanceof StoreError) || !String(error.cause).includes("NOSCRIPT")) throw error
-      reply = await this.#send("hit", ["EVAL", HIT_SCRIPT, "1", fullKey, window])
-    }
+    const reply = await this.#script("hit", HIT_SCRIPT, this.#prefix + key, [window])
     const [count, ttl] = reply as [number, number]
     if (count <= limit) return { allowed: true, retryAfterSeconds: 0 }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(ttl) / 1000)) }
@@ -90,13 +167,14 @@ export class RedisStore implements Store {
 
   async consumeOnce(key: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs, "ttlMs")
-    const args = ["SET", this.#prefix + key, "1", "NX", "PX", String(Math.ceil(ttlMs))]
-    return (await this.#send("consumeOnce", args)) !== null
+    const fullKey = this.#prefix + key
+    const args = ["SET", fullKey, "1", "NX", "PX", String(Math.ceil(ttlMs))]
+    return (await this.#send("consumeOnce", fullKey, false, args)) !== null
   }
 
   async get(key: string): Promise<string | null> {
-    const reply = await this.#send("get", ["GET", this.#prefix + key])
-    return reply === null || reply === undefined ? null : String(reply)
+    const fullKey = this.#prefix + key
+    return toValue(await this.#send("get", fullKey, true, ["GET", fullKey]))
   }
 
   /**
@@ -106,51 +184,80 @@ export class RedisStore implements Store {
    */
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return []
-    const reply = await this.#send("getMany", ["MGET", ...keys.map((key) => this.#prefix + key)])
+    const fullKeys = keys.map((key) => this.#prefix + key)
+    const reply = await this.#send("getMany", fullKeys[0], true, ["MGET", ...fullKeys])
     const values = Array.isArray(reply) ? reply : []
-    return keys.map((_, i) =>
-      values[i] === null || values[i] === undefined ? null : String(values[i]),
-    )
+    return keys.map((_, i) => toValue(values[i]))
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
-    await this.#send("set", ["SET", this.#prefix + key, value, "PX", String(Math.ceil(ttlMs))])
+    const fullKey = this.#prefix + key
+    const args = ["SET", fullKey, value, "PX", String(Math.ceil(ttlMs))]
+    await this.#send("set", fullKey, false, args)
   }
 
   async delete(key: string): Promise<void> {
-    await this.#send("delete", ["DEL", this.#prefix + key])
+    const fullKey = this.#prefix + key
+    await this.#send("delete", fullKey, false, ["DEL", fullKey])
   }
 
-  async mapSet(key: string, field: string, value: string, ttlMs: number): Promise<void> {
+  /**
+   * One script (`MAP_SET_SCRIPT`): the field with its own expiry (`encodeField`), the map's
+   * expiry grown to cover it, and with `bound` the expired then lowest-ranked fields removed
+   * until at most `maxFields` remain — scanning only when the map is over the bound.
+   */
+  async mapSet(
+    key: string,
+    field: string,
+    value: string,
+    ttlMs: number,
+    bound?: MapBound,
+  ): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
-    // A small script sent whole each time: map writes happen at sign-in, not per request.
-    const ttl = String(Math.ceil(ttlMs))
-    await this.#send("mapSet", ["EVAL", MAP_SET_SCRIPT, "1", this.#prefix + key, field, value, ttl])
+    assertBound(bound)
+    const args = mapSetArgs(field, value, ttlMs, Date.now(), bound)
+    await this.#script("mapSet", MAP_SET_SCRIPT, this.#prefix + key, args)
+  }
+
+  async mapGet(key: string, field: string): Promise<string | null> {
+    const fullKey = this.#prefix + key
+    const raw = toValue(await this.#send("mapGet", fullKey, true, ["HGET", fullKey, field]))
+    return raw === null ? null : liveFieldValue(raw, Date.now())
   }
 
   async mapGetAll(key: string): Promise<Record<string, string>> {
-    const reply = await this.#send("mapGetAll", ["HGETALL", this.#prefix + key])
-    // node-redis answers HGETALL with a flat array (RESP2) or an object/Map (RESP3).
-    if (Array.isArray(reply)) {
-      const out: Record<string, string> = {}
-      for (let i = 0; i + 1 < reply.length; i += 2) out[String(reply[i])] = String(reply[i + 1])
-      return out
+    const fullKey = this.#prefix + key
+    const reply = await this.#send("mapGetAll", fullKey, true, ["HGETALL", fullKey])
+    const now = Date.now()
+    const out: Record<string, string> = {}
+    for (const [field, raw] of entriesOf(reply)) {
+      const value = liveFieldValue(raw, now)
+      if (value !== null) out[field] = value
     }
-    if (reply instanceof Map) {
-      return Object.fromEntries([...reply].map(([k, v]) => [String(k), String(v)]))
-    }
-    if (reply && typeof reply === "object") {
-      return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, String(v)]))
-    }
-    return {}
+    return out
   }
 
   async mapDelete(key: string, fields: readonly string[]): Promise<void> {
     if (fields.length === 0) return
-    await this.#send("mapDelete", ["HDEL", this.#prefix + key, ...fields])
+    const fullKey = this.#prefix + key
+    await this.#send("mapDelete", fullKey, false, ["HDEL", fullKey, ...fields])
+  }
+
+  /**
+   * A script on one key by its SHA-1 (`EVALSHA`), sent whole once (`EVAL`) when the server has
+   * not seen it yet or restarted (`NOSCRIPT`).
+   */
+  async #script(operation: string, script: string, key: string, argv: string[]) {
+    const sha = await scriptSha1(script)
+    try {
+      return await this.#send(operation, key, false, ["EVALSHA", sha, "1", key, ...argv])
+    } catch (error) {
+      if (!(error instanceof StoreError) || !String(error.cause).includes("NOSCRIPT")) throw error
+      return await this.#send(operation, key, false, ["EVAL", script, "1", key, ...argv])
+    }
   }
 
   /**
@@ -158,8 +265,31 @@ export class RedisStore implements Store {
    * ours races it, because a client may hold commands in its offline queue while it
    * reconnects. Messages name the operation, never the key (it may hold an address).
    */
-  async #send(operation: string, args: string[]): Promise<unknown> {
+  async #send(
+    operation: string,
+    _firstKey: string | undefined,
+    _readonly: boolean,
+    args: string[],
+  ): Promise<unknown> {
     this.#refuseWhileDown(operation)
+    if (this.#checkEviction) {
+      this.#policyCheck ??= this.#checkPolicy().catch((error) => {
+        // No answer (the server is down or slow): ask again with the next command.
+        this.#policyCheck = undefined
+        throw error
+      })
+      try {
+        await this.#policyCheck
+      } catch (error) {
+        // Name the operation that waited, as its own timeout would have.
+        if (!(error instanceof StoreTimeout)) throw error
+        throw new StoreTimeout(this.#timeoutMessage(operation), { details: { operation } })
+      }
+    }
+    return await this.#timed(operation, args)
+  }
+
+  async #timed(operation: string, args: string[]): Promise<unknown> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -179,6 +309,33 @@ export class RedisStore implements Store {
     } finally {
       clearTimeout(timer)
     }
+  }
+
+  /**
+   * Refuses a server that evicts keys when its memory is full (any `maxmemory-policy` but
+   * `noeviction`, with a `maxmemory` set): every key of ours has a TTL, so `volatile-*`
+   * policies evict them as readily as `allkeys-*` ones, and an evicted single-use marker lets
+   * a used link or code work again. A server that refuses `CONFIG` cannot be checked.
+   */
+  async #checkPolicy(): Promise<void> {
+    const ask = async (name: string) => {
+      try {
+        return configValue(await this.#timed("configCheck", ["CONFIG", "GET", name]), name)
+      } catch (error) {
+        if (error instanceof StoreTimeout) throw error
+        return undefined // CONFIG renamed or not allowed (managed services): cannot check.
+      }
+    }
+    const [policy, maxmemory] = await Promise.all([ask("maxmemory-policy"), ask("maxmemory")])
+    const risk = evictionRisk(policy, maxmemory)
+    if (risk === undefined) return
+    const refusal = new StoreError(
+      `Redis evicts keys when its memory is full (maxmemory-policy ${risk}): it could evict Latchkey's single-use markers and revocation state, letting a used link or code work again. Set maxmemory-policy to noeviction on this server (or give Latchkey a server of its own), or pass checkEvictionPolicy: false if its memory cannot fill up`,
+      { details: { operation: "configCheck", reason: "evicting-policy", policy: risk } },
+    )
+    this.#policyCheck = Promise.reject(refusal)
+    this.#policyCheck.catch(() => {})
+    throw refusal
   }
 
   /**
@@ -208,6 +365,12 @@ export class RedisStore implements Store {
         cause: error,
         details: { operation },
       })
+    }
+    if (isOutOfMemory(error)) {
+      return new StoreFull(
+        `Redis is out of memory (maxmemory reached) and refused the store's ${operation} command; raise maxmemory or free room on the server`,
+        { cause: error, details: { operation } },
+      )
     }
     return new StoreError(`Redis refused the store's ${operation} command`, {
       cause: error,
