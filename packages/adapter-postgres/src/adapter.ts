@@ -7,6 +7,7 @@ import type {
   AdapterSessionRecord,
   AdapterTwoFactor,
   AdapterUser,
+  SessionRecordBound,
   VerificationToken,
 } from "@latchkey/core/adapters"
 import { type Queryable, query, type Row, transaction } from "./client.js"
@@ -26,6 +27,11 @@ import {
 import { storedSessionToken } from "./session-token.js"
 import { sql } from "./sql.js"
 import { statementNames } from "./statement-names.js"
+
+/** How many of the user's other records a bounded write keeps (no bound: all of them). */
+function othersKept(bound: SessionRecordBound | undefined): number {
+  return bound ? Math.max(0, bound.maxPerUser - 1) : 2_147_483_647
+}
 
 /** A patch field as the `CASE WHEN $n` pair: `undefined` leaves a column, `null` clears it. */
 const set = (value: unknown) => [value !== undefined, value ?? null]
@@ -187,14 +193,18 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
         const dbId = toDbId(userId)
         if (dbId !== null) await rows(sql.deleteUserSessions, [dbId])
       }),
-      createSessionRecord: guarded("createSessionRecord", async (record: AdapterSessionRecord) => {
-        await rows(sql.createSessionRecord, [
-          record.sid,
-          record.userId,
-          record.authTime,
-          record.expires,
-        ])
-      }),
+      createSessionRecord: guarded(
+        "createSessionRecord",
+        async (record: AdapterSessionRecord, bound?: SessionRecordBound) => {
+          await rows(sql.createSessionRecord, [
+            record.sid,
+            record.userId,
+            record.authTime,
+            record.expires,
+            othersKept(bound),
+          ])
+        },
+      ),
       listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
         const found = await rows(sql.listSessionRecords, [userId])
         return found.map((row) => ({
@@ -381,16 +391,20 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
   /** Session records with the last re-issue and user agent (migration 0005). */
   function fullSessionRecordMethods(): Partial<Adapter> {
     return {
-      createSessionRecord: guarded("createSessionRecord", async (record: AdapterSessionRecord) => {
-        await rows(sql.createSessionRecordFull, [
-          record.sid,
-          record.userId,
-          record.authTime,
-          record.expires,
-          record.lastSeenAt ?? null,
-          record.userAgent ?? null,
-        ])
-      }),
+      createSessionRecord: guarded(
+        "createSessionRecord",
+        async (record: AdapterSessionRecord, bound?: SessionRecordBound) => {
+          await rows(sql.createSessionRecordFull, [
+            record.sid,
+            record.userId,
+            record.authTime,
+            record.expires,
+            record.lastSeenAt ?? null,
+            record.userAgent ?? null,
+            othersKept(bound),
+          ])
+        },
+      ),
       listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
         const found = await rows(sql.listSessionRecordsFull, [userId])
         return found.map((row) => ({
