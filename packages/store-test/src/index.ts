@@ -1,7 +1,8 @@
 /**
  * The Store contract as a test suite: every store (the in-memory default, Redis, …) runs it in
  * its own tests, so the core can rely on the same behaviour from each: atomic counting under
- * concurrency, single use, expiry, replacement, isolation of keys, bounded values.
+ * concurrency, single use, expiry, replacement, isolation of keys, bounded values, and maps
+ * whose fields expire on their own and stay within a bound however often they are written.
  *
  * ```ts
  * import { runStoreContract } from "@latchkey/store-test"
