@@ -193,27 +193,6 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
         const dbId = toDbId(userId)
         if (dbId !== null) await rows(sql.deleteUserSessions, [dbId])
       }),
-      createSessionRecord: guarded(
-        "createSessionRecord",
-        async (record: AdapterSessionRecord, bound?: SessionRecordBound) => {
-          await rows(sql.createSessionRecord, [
-            record.sid,
-            record.userId,
-            record.authTime,
-            record.expires,
-            othersKept(bound),
-          ])
-        },
-      ),
-      listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
-        const found = await rows(sql.listSessionRecords, [userId])
-        return found.map((row) => ({
-          sid: String(row.sid),
-          userId: String(row.userId),
-          authTime: toDate(row.authTime),
-          expires: toDate(row.expires),
-        }))
-      }),
     }
   }
 
@@ -346,13 +325,12 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     ),
   }
 
-  if (options.revocation !== false) Object.assign(adapter, revocationMethods())
   const account = options.account !== false
-  Object.assign(adapter, sessionMethods(account))
-  if (account) {
-    Object.assign(adapter, accountMethods())
-    if (options.revocation !== false) Object.assign(adapter, fullSessionRecordMethods())
+  if (options.revocation !== false) {
+    Object.assign(adapter, revocationMethods(), sessionRecordMethods(account))
   }
+  Object.assign(adapter, sessionMethods(account))
+  if (account) Object.assign(adapter, accountMethods())
   if (options.twoFactor !== false) Object.assign(adapter, twoFactorMethods())
 
   if (options.authenticators === false) return adapter
@@ -388,32 +366,41 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     }
   }
 
-  /** Session records with the last re-issue and user agent (migration 0005). */
-  function fullSessionRecordMethods(): Partial<Adapter> {
+  /**
+   * Session records; with `full`, also the last re-issue and the user agent (the columns of
+   * migration 0005, read and written only when the account columns exist).
+   */
+  function sessionRecordMethods(full: boolean): Partial<Adapter> {
     return {
       createSessionRecord: guarded(
         "createSessionRecord",
         async (record: AdapterSessionRecord, bound?: SessionRecordBound) => {
-          await rows(sql.createSessionRecordFull, [
+          const extra = full ? [record.lastSeenAt ?? null, record.userAgent ?? null] : []
+          await rows(full ? sql.createSessionRecordFull : sql.createSessionRecord, [
             record.sid,
             record.userId,
             record.authTime,
             record.expires,
-            record.lastSeenAt ?? null,
-            record.userAgent ?? null,
+            ...extra,
             othersKept(bound),
           ])
         },
       ),
       listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
-        const found = await rows(sql.listSessionRecordsFull, [userId])
+        const found = await rows(full ? sql.listSessionRecordsFull : sql.listSessionRecords, [
+          userId,
+        ])
         return found.map((row) => ({
           sid: String(row.sid),
           userId: String(row.userId),
           authTime: toDate(row.authTime),
           expires: toDate(row.expires),
-          lastSeenAt: row.lastSeenAt == null ? null : toDate(row.lastSeenAt),
-          userAgent: row.userAgent == null ? null : String(row.userAgent),
+          ...(full
+            ? {
+                lastSeenAt: row.lastSeenAt == null ? null : toDate(row.lastSeenAt),
+                userAgent: row.userAgent == null ? null : String(row.userAgent),
+              }
+            : {}),
         }))
       }),
     }

@@ -31,6 +31,21 @@ const quiet = { error: () => {}, warn: () => {}, debug: () => {} }
 /** A secret of its own: the default store is one per secret, so each test starts it empty. */
 const freshSecret = () => `flood-test-secret-${crypto.randomUUID()}`
 
+/** Alice with a password and two-factor sign-in, on the default store of `secret`. */
+async function twoFactorApp(secret: string): Promise<AuthConfig> {
+  const adapter = MemoryAdapter()
+  await withAlice(adapter)
+  return {
+    secret,
+    trustHost: true,
+    logger: quiet,
+    adapter,
+    session: { strategy: "jwt" },
+    providers: [credentialsProvider()],
+    twoFactor: { issuer: "Flood Test" },
+  }
+}
+
 /**
  * `FLOOD` failed credentials sign-ins, each with an address never seen before, sent without a
  * client IP (no proxy header), so no per-IP limit stops them. Returns the answers' statuses.
@@ -56,17 +71,7 @@ async function flood(config: AuthConfig): Promise<Map<number, number>> {
 
 describe("a flood of invented addresses on the default store", () => {
   it("does not make a used TOTP code valid again, and every flood request is answered", async () => {
-    const adapter = MemoryAdapter()
-    await withAlice(adapter)
-    const config: AuthConfig = {
-      secret: freshSecret(),
-      trustHost: true,
-      logger: quiet,
-      adapter,
-      session: { strategy: "jwt" },
-      providers: [credentialsProvider()],
-      twoFactor: { issuer: "Flood Test" },
-    }
+    const config = await twoFactorApp(freshSecret())
     const { secret } = await enrollAlice(config)
     // The attacker phished the password and waits with a pending sign-in for the next code.
     const { jar: attacker } = await passwordStep(config)
@@ -120,20 +125,9 @@ describe("a flood between an OAuth callback and its replay", () => {
 
 describe("the protected part of the memory store when full", () => {
   it("refuses a new marker with StoreFull (503 on the page), never evicts a live one", async () => {
-    const adapter = MemoryAdapter()
-    await withAlice(adapter)
     const secret = freshSecret()
-    // A tiny protected part, filled by the owner's enrollment and sign-ins.
     const store = defaultStore(secret)
-    const config: AuthConfig = {
-      secret,
-      trustHost: true,
-      logger: quiet,
-      adapter,
-      session: { strategy: "jwt" },
-      providers: [credentialsProvider()],
-      twoFactor: { issuer: "Flood Test" },
-    }
+    const config = await twoFactorApp(secret)
     const { secret: totp } = await enrollAlice(config)
     const { jar: owner } = await passwordStep(config)
     const { jar: late } = await passwordStep(config)
