@@ -31,6 +31,10 @@ interface ClusterNodeView {
   readonly address: string
   readonly host?: string
   readonly port?: number
+  /** The node's own connection, once made. */
+  readonly client?: {
+    sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>
+  }
 }
 
 /** node-redis's cluster client (`createCluster`, v5 or later), as far as the store uses it. */
@@ -68,6 +72,12 @@ export interface Transport {
     args: string[],
     timeoutMs: number,
   ): Promise<unknown>
+  /**
+   * One command on the very connection to the node serving `key`, bypassing the cluster
+   * client's routing policies: node-redis sends `WAIT` to every master and keeps the lowest
+   * answer, but `WAIT` must ask the node (and connection) that took our write.
+   */
+  sendOnKeyNode(key: string, args: string[], timeoutMs: number): Promise<unknown>
   /** A command to `node` timed out (the cluster side starts its recovery). */
   timedOut(node: string): void
   close(): void
@@ -81,6 +91,7 @@ export function singleNode(client: RedisCommandClient): Transport {
     },
     nodeOf: () => "",
     send: (_firstKey, _readonly, args, timeout) => client.sendCommand(args, { timeout }),
+    sendOnKeyNode: (_key, args, timeout) => client.sendCommand(args, { timeout }),
     timedOut: () => {},
     close: () => {},
   }
@@ -132,6 +143,12 @@ export class ClusterTransport implements Transport {
 
   send(firstKey: string | undefined, readonly: boolean, args: string[], timeout: number) {
     return this.#client.sendCommand(firstKey, readonly, args, { timeout })
+  }
+
+  sendOnKeyNode(key: string, args: string[], timeout: number): Promise<unknown> {
+    const node = this.#client.slots[keySlot(key)]?.master.client
+    if (!node) return Promise.reject(new Error("no connection to the node serving the key"))
+    return node.sendCommand(args, { timeout })
   }
 
   timedOut(node: string): void {

@@ -274,7 +274,7 @@ export class RedisStore implements Store {
   async #confirmReplicated(operation: string, fullKey: string, replicas: number) {
     if (!(replicas > 0)) return
     const args = ["WAIT", "1", String(this.#replicaConfirmMs)]
-    const acked = Number(await this.#send(operation, fullKey, false, args))
+    const acked = Number(await this.#send(operation, fullKey, false, args, true))
     if (acked >= 1) return
     throw new StoreError(
       `Redis Cluster did not confirm the store's ${operation} write on a replica within ${this.#replicaConfirmMs} ms; it is not counted as done`,
@@ -354,6 +354,7 @@ export class RedisStore implements Store {
     firstKey: string | undefined,
     readonly: boolean,
     args: string[],
+    onKeyNode = false,
   ): Promise<unknown> {
     const node = this.#client.nodeOf(firstKey)
     this.#refuseWhileDown(operation, node)
@@ -371,7 +372,7 @@ export class RedisStore implements Store {
         throw new StoreTimeout(this.#timeoutMessage(operation), { details: { operation } })
       }
     }
-    return await this.#timed(operation, args, firstKey, readonly, node)
+    return await this.#timed(operation, args, firstKey, readonly, node, onKeyNode)
   }
 
   async #timed(
@@ -380,6 +381,7 @@ export class RedisStore implements Store {
     firstKey: string | undefined = undefined,
     readonly = true,
     node = "",
+    onKeyNode = false,
   ): Promise<unknown> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const deadline = new Promise<never>((_, reject) => {
@@ -389,7 +391,10 @@ export class RedisStore implements Store {
       )
     })
     try {
-      const command = this.#client.send(firstKey, readonly, args, this.#timeoutMs)
+      const command =
+        onKeyNode && firstKey !== undefined
+          ? this.#client.sendOnKeyNode(firstKey, args, this.#timeoutMs)
+          : this.#client.send(firstKey, readonly, args, this.#timeoutMs)
       // The loser of the race must not surface as an unhandled rejection.
       command.catch(() => {})
       return await Promise.race([command, deadline])

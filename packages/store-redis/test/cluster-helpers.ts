@@ -29,6 +29,10 @@ export interface TestCluster {
   rootNodes: { url: string }[]
   /** One command to one node (redis-cli), e.g. `cli(port, "CLUSTER", "KEYSLOT", "k")`. */
   cli(port: number, ...args: string[]): Promise<string>
+  /** SIGSTOP: the node keeps its connections open and answers nothing. */
+  freeze(node: ClusterNode): void
+  /** SIGCONT. */
+  thaw(node: ClusterNode): void
   /** Re-reads roles and slots from CLUSTER NODES (after a failover). */
   refresh(): Promise<void>
   /** The replica that replicates `master` now (INFO replication's master_port). */
@@ -90,8 +94,11 @@ export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Pr
     rmSync(dir, { recursive: true, force: true })
   }
 
+  const frozen = new Set<ClusterNode>()
   const alive = () =>
-    nodes.filter((n) => n.process.exitCode === null && n.process.signalCode === null)
+    nodes.filter(
+      (n) => n.process.exitCode === null && n.process.signalCode === null && !frozen.has(n),
+    )
 
   const refresh = async () => {
     const lines = (await cli(alive()[0]!.port, "CLUSTER", "NODES")).trim().split("\n")
@@ -116,6 +123,14 @@ export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Pr
     rootNodes: ports.map((port) => ({ url: `redis://127.0.0.1:${port}` })),
     cli,
     refresh,
+    freeze(node) {
+      frozen.add(node)
+      node.process.kill("SIGSTOP")
+    },
+    thaw(node) {
+      node.process.kill("SIGCONT")
+      frozen.delete(node)
+    },
     async replicaOf(master) {
       for (const node of alive()) {
         if (node === master) continue
@@ -153,7 +168,10 @@ export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Pr
         } catch {
           // a node still starting (or frozen): ask again
         }
-        if (Date.now() > deadline) throw new Error("the test cluster did not become healthy")
+        if (Date.now() > deadline) {
+          const view = await cli(alive()[0]!.port, "CLUSTER", "NODES").catch(String)
+          throw new Error(`the test cluster did not become healthy:\n${view}`)
+        }
         await sleep(100)
       }
     },

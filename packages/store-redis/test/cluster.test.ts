@@ -6,7 +6,7 @@
  * and a master frozen (SIGSTOP): every call answers (a typed error at worst), no single-use
  * key is accepted twice, and calls succeed again after the failover.
  */
-import { StoreError } from "@latchkey/core/errors"
+import { StoreError, StoreTimeout } from "@latchkey/core/errors"
 import { runStoreContract } from "@latchkey/store-test"
 import { createCluster } from "@redis/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -49,7 +49,7 @@ if (!hasRedisServer) {
   }, 60_000)
   afterAll(async () => {
     for (const store of stores) store.close()
-    await client?.close().catch(() => {})
+    client?.destroy()
     await cluster?.stop()
   }, 30_000)
 
@@ -98,22 +98,162 @@ if (!hasRedisServer) {
       const store = new RedisStore({ client, prefix, replicaConfirmMs: 200 })
       stores.push(store)
       await cluster.refresh()
-      const master = cluster.masterOf(keySlot(`${prefix}marker`))
+      // One hash tag: both keys on one slot, so on the master whose replica is frozen.
+      const master = cluster.masterOf(keySlot(`${prefix}{t}marker`))
       const replica = await cluster.replicaOf(master)
-      expect(await store.consumeOnce("warm-up", 60_000)).toBe(true)
+      expect(await store.consumeOnce("{t}warm-up", 60_000)).toBe(true)
       replica.process.kill("SIGSTOP")
       try {
-        const refusal = await store.consumeOnce("marker", 60_000).catch((e: unknown) => e)
+        const refusal = await store.consumeOnce("{t}marker", 60_000).catch((e: unknown) => e)
         expect(refusal).toBeInstanceOf(StoreError)
         expect((refusal as StoreError).details).toMatchObject({ reason: "not-replicated" })
-        const refusedSet = await store.set("marker-value", "v", 60_000).catch((e: unknown) => e)
+        const refusedSet = await store.set("{t}value", "v", 60_000).catch((e: unknown) => e)
         expect((refusedSet as StoreError).details).toMatchObject({ reason: "not-replicated" })
       } finally {
         replica.process.kill("SIGCONT")
       }
       // Fail closed: the marker stays, so the code it stands for is not accepted later either.
-      expect(await store.consumeOnce("marker", 60_000)).toBe(false)
+      expect(await store.consumeOnce("{t}marker", 60_000)).toBe(false)
       expect(await store.consumeOnce("another", 60_000)).toBe(true)
     })
+  })
+
+  /**
+   * A bounded load (a few workers, a few seconds) of consumeOnce — each key tried twice, at
+   * different moments — and hit, while `disturb` runs. Every call is recorded: its answer or
+   * its error, and how long it took.
+   */
+  async function loadDuring(store: RedisStore, disturb: () => Promise<void>, ms = 6_000) {
+    const outcomes: { key: string; result: unknown; ms: number }[] = []
+    const hits: { result: unknown; ms: number }[] = []
+    const accepted = new Map<string, number>()
+    let next = 0
+    let stop = false
+    const timed = async <T>(call: () => Promise<T>) => {
+      const started = performance.now()
+      const result = await call().catch((error: unknown) => error)
+      return { result, ms: performance.now() - started }
+    }
+    const worker = async (w: number) => {
+      while (!stop) {
+        const n = next++
+        // Each key twice: now, and again 40 calls later (often across the failover).
+        const key = `once:${n % 2 === 0 ? n : n - 41}`
+        const outcome = await timed(() => store.consumeOnce(key, 60_000))
+        outcomes.push({ key, ...outcome })
+        if (outcome.result === true) accepted.set(key, (accepted.get(key) ?? 0) + 1)
+        if (n % 5 === w % 5) hits.push(await timed(() => store.hit(`hit:${w}`, 60_000, 1_000_000)))
+        await sleep(2)
+      }
+    }
+    const workers = Array.from({ length: 8 }, (_, w) => worker(w))
+    await sleep(500)
+    await disturb()
+    await sleep(ms)
+    stop = true
+    await Promise.all(workers)
+    return { outcomes, hits, accepted }
+  }
+
+  /** Every call answered: a boolean / a result, or a StoreError (a typed error) — nothing else. */
+  function expectAnswered(
+    calls: { result: unknown; ms: number }[],
+    answer: (r: unknown) => boolean,
+    timeoutMs: number,
+  ) {
+    for (const call of calls) {
+      if (!answer(call.result)) expect(call.result).toBeInstanceOf(StoreError)
+      // Bounded: the command timeout, a replica wait and scheduling slack at most.
+      expect(call.ms).toBeLessThan(timeoutMs * 3 + 1_000)
+    }
+  }
+
+  /** Service back: fresh single-use keys and counters work again within `withinMs`. */
+  async function serviceBack(store: RedisStore, withinMs: number) {
+    const started = Date.now()
+    for (;;) {
+      const keys = Array.from({ length: 30 }, () => `after:${crypto.randomUUID()}`)
+      const results = await Promise.all(
+        keys.map((key) => store.consumeOnce(key, 60_000).catch((error: unknown) => error)),
+      )
+      const hit = await store.hit("after-hit", 60_000, 1_000_000).catch((error: unknown) => error)
+      if (results.every((r) => r === true) && (hit as { allowed?: boolean }).allowed === true) {
+        return Date.now() - started
+      }
+      if (Date.now() - started > withinMs) {
+        throw new Error(
+          `service not back within ${withinMs} ms: ${String(results.find((r) => r !== true))}`,
+        )
+      }
+      await sleep(200)
+    }
+  }
+
+  describe("RedisStore on Redis Cluster: a master fails under load", () => {
+    it("killed (SIGKILL): every call answers, no single-use key accepted twice, service back after the failover", async () => {
+      const own = await connectCluster(cluster)
+      const store = storeOn(own, { commandTimeoutMs: 500 })
+      try {
+        await cluster.refresh()
+        const victim = cluster.nodes.find((n) => n.role === "master")!
+        const { outcomes, hits, accepted } = await loadDuring(store, async () => {
+          victim.process.kill("SIGKILL")
+        })
+        expectAnswered(outcomes, (r) => typeof r === "boolean", 500)
+        expectAnswered(hits, (r) => typeof (r as { allowed?: unknown })?.allowed === "boolean", 500)
+        for (const [key, times] of accepted) expect(times, key).toBe(1)
+        const failed = outcomes.filter((o) => typeof o.result !== "boolean").length
+        expect(failed).toBeGreaterThan(0) // the kill was felt
+        await cluster.waitHealthy(20_000)
+        const backMs = await serviceBack(store, 20_000)
+        console.info(
+          `cluster kill: ${outcomes.length} consumeOnce (${failed} StoreError), ${hits.length} hits; service back ${backMs} ms after the cluster was healthy`,
+        )
+      } finally {
+        store.close()
+        own.destroy()
+      }
+    }, 90_000)
+
+    it("frozen (SIGSTOP): every call answers within its bound, no single-use key accepted twice, service back after the failover while the old master is still frozen", async () => {
+      const own = await connectCluster(cluster)
+      const store = storeOn(own, { commandTimeoutMs: 300 })
+      await cluster.waitHealthy(20_000)
+      // A live master with a replica to fail over to (the kill above left one without).
+      let victim: (typeof cluster.nodes)[number] | undefined
+      for (const node of cluster.nodes) {
+        if (node.role !== "master" || node.process.signalCode !== null) continue
+        if (
+          await cluster.replicaOf(node).then(
+            () => true,
+            () => false,
+          )
+        ) {
+          victim = node
+          break
+        }
+      }
+      if (!victim) throw new Error("no master with a replica to freeze")
+      try {
+        const { outcomes, hits, accepted } = await loadDuring(store, async () => {
+          cluster.freeze(victim)
+        })
+        expectAnswered(outcomes, (r) => typeof r === "boolean", 300)
+        expectAnswered(hits, (r) => typeof (r as { allowed?: unknown })?.allowed === "boolean", 300)
+        for (const [key, times] of accepted) expect(times, key).toBe(1)
+        const timeouts = outcomes.filter((o) => o.result instanceof StoreTimeout).length
+        expect(timeouts).toBeGreaterThan(0) // the freeze was felt as timeouts, not hangs
+        await cluster.waitHealthy(20_000)
+        // Still frozen: the store got away from it by itself.
+        const backMs = await serviceBack(store, 20_000)
+        console.info(
+          `cluster freeze: ${outcomes.length} consumeOnce (${timeouts} StoreTimeout, ${outcomes.filter((o) => o.result instanceof StoreError).length} StoreError in all), ${hits.length} hits; service back ${backMs} ms after the cluster was healthy, the old master still frozen`,
+        )
+      } finally {
+        if (victim) cluster.thaw(victim)
+        store.close()
+        own.destroy()
+      }
+    }, 90_000)
   })
 }
