@@ -93,6 +93,24 @@ if (!hasRedisServer) {
       expect(await store.getMany(["revoked-sid:s1", "session-version:u1"])).toEqual([null, "7"])
     })
 
+    it("refuses a cluster that evicts keys when full (checked on a node before the first command)", async () => {
+      const live = cluster.nodes.filter((n) => n.process.signalCode === null)
+      const setAll = (name: string, value: string) =>
+        Promise.all(live.map((n) => cluster.cli(n.port, "CONFIG", "SET", name, value)))
+      try {
+        await setAll("maxmemory", "200mb")
+        await setAll("maxmemory-policy", "volatile-lru")
+        const refusal = await storeOn(client)
+          .set("k", "v", 60_000)
+          .catch((e: unknown) => e)
+        expect((refusal as StoreError).details).toMatchObject({ reason: "evicting-policy" })
+      } finally {
+        await setAll("maxmemory-policy", "noeviction")
+        await setAll("maxmemory", "0")
+      }
+      await storeOn(client).set("k", "v", 60_000)
+    })
+
     it("a write of security state waits for a replica (WAIT 1): with the replica frozen, consumeOnce is a StoreError, not a yes", async () => {
       const prefix = uniquePrefix("replicated")
       const store = new RedisStore({ client, prefix, replicaConfirmMs: 200 })
