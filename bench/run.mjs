@@ -7,6 +7,7 @@ import { benchPasskeys } from "./passkey.mjs"
 import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokensOffNode } from "./runtimes.mjs"
+import { benchStores } from "./stores.mjs"
 import { benchTokens } from "./token.mjs"
 import { benchTwoFactor } from "./two-factor.mjs"
 
@@ -20,6 +21,7 @@ const suites = {
   "qwik2-page": benchQwik2Pages,
   "access-token": benchAccessToken,
   revocation: benchRevocation,
+  stores: benchStores,
   passkey: benchPasskeys,
   "two-factor": benchTwoFactor,
 }
