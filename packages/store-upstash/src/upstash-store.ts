@@ -222,7 +222,7 @@ export class UpstashStore implements Store {
     assertStoreValue(value, this.#maxValueBytes)
     if (bound) {
       if (!Number.isInteger(bound.maxFields) || bound.maxFields < 1) {
-        throw new InvalidParameter("bound.maxFields", "must be a positive whole number")
+        throw new InvalidParameter("bound.maxFields", "must be a whole number of at least 1")
       }
       if (typeof bound.rank !== "number" || !Number.isFinite(bound.rank)) {
         throw new InvalidParameter("bound.rank", "must be a finite number")

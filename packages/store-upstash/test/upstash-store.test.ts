@@ -10,6 +10,7 @@
 import { InvalidParameter, StoreError, StoreFull } from "@latchkey/core/errors"
 import { RedisStore } from "@latchkey/store-redis"
 import { errors, Redis } from "@upstash/redis"
+import { Redis as CloudflareRedis } from "@upstash/redis/cloudflare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   hasRedisServer,
@@ -70,6 +71,15 @@ describe("UpstashStore options", () => {
     const error = refusal(() => new UpstashStore({ client: parsing }))
     expect(error).toBeInstanceOf(InvalidParameter)
     expect(error.message).toMatch(/automaticDeserialization: false/)
+  })
+
+  it("takes a client from @upstash/redis/cloudflare on the same terms", () => {
+    const made = (options: { automaticDeserialization?: boolean }) =>
+      new CloudflareRedis({ url, token: TOKEN, ...options })
+    expect(new UpstashStore({ client: made({ automaticDeserialization: false }) })).toBeInstanceOf(
+      UpstashStore,
+    )
+    expect(refusal(() => new UpstashStore({ client: made({}) })).parameter).toBe("client")
   })
 
   it("never shows the token in a refusal", () => {
