@@ -12,4 +12,9 @@
  *
  * @module @latchkey/store-redis
  */
-export { type RedisCommandClient, RedisStore, type RedisStoreOptions } from "./redis-store.js"
+export {
+  type RedisClusterCommandClient,
+  type RedisCommandClient,
+  RedisStore,
+  type RedisStoreOptions,
+} from "./redis-store.js"

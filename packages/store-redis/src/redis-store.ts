@@ -26,24 +26,33 @@ import {
   type RateLimitResult,
   type Store,
 } from "@latchkey/core/store"
-import { HIT_SCRIPT, liveFieldValue, MAP_SET_SCRIPT, mapSetArgs, scriptSha1 } from "./scripts.js"
+import {
+  ClusterTransport,
+  groupBySlot,
+  isClusterClient,
+  type RedisClusterCommandClient,
+  type RedisCommandClient,
+  singleNode,
+  type Transport,
+} from "./cluster.js"
+import {
+  CONSUME_ONCE_SCRIPT,
+  HIT_SCRIPT,
+  liveFieldValue,
+  MAP_SET_SCRIPT,
+  mapSetArgs,
+  SET_SCRIPT,
+  scriptSha1,
+} from "./scripts.js"
 
-/**
- * What the store needs of a Redis client: node-redis's `sendCommand` (a client from
- * `createClient()` of `redis` or `@redis/client`, v5 or later, connected by the app).
- */
-export interface RedisCommandClient {
-  sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>
-  /**
-   * node-redis: `false` while the connection is down (before `connect()`, or reconnecting).
-   * A command sent then would wait in the client's offline queue until the timeout.
-   */
-  readonly isReady?: boolean
-}
+export type { RedisClusterCommandClient, RedisCommandClient }
 
 export interface RedisStoreOptions {
-  /** A connected node-redis client the app already made (and closes). */
-  client: RedisCommandClient
+  /**
+   * A connected node-redis client the app already made (and closes): `createClient()`, or
+   * `createCluster()` for Redis Cluster.
+   */
+  client: RedisCommandClient | RedisClusterCommandClient
   /** Prefix of every key. Default `"latchkey:"`. Give each app sharing a server its own. */
   prefix?: string
   /** Longest wait for one command, in milliseconds. Default 500. */
@@ -63,6 +72,18 @@ export interface RedisStoreOptions {
    * a server whose memory you know cannot fill up.
    */
   checkEvictionPolicy?: boolean
+  /**
+   * Redis Cluster only: how long a write of security state (`consumeOnce`, `set`) waits for a
+   * replica to confirm it (`WAIT 1`), so a failover cannot lose a marker that was already
+   * answered for. A master with no replica connected is not waited on. Default: half of
+   * `commandTimeoutMs`.
+   */
+  replicaConfirmMs?: number
+  /**
+   * Redis Cluster only: after a command to a master times out, how long the store keeps
+   * trying to read a slot map without it (a frozen master's replica promoted). Default 30 s.
+   */
+  clusterRecoveryMs?: number
 }
 
 /** The reasons a server's settings let it evict our keys (see `checkEvictionPolicy`). */
@@ -121,14 +142,15 @@ function assertBound(bound: MapBound | undefined): void {
 }
 
 export class RedisStore implements Store {
-  readonly #client: RedisCommandClient
+  readonly #client: Transport
   readonly #prefix: string
   readonly #timeoutMs: number
   readonly #maxValueBytes: number
   readonly #pauseMs: number
   readonly #checkEviction: boolean
-  /** Until when (epoch ms) commands are not sent, after a timeout. */
-  #pausedUntil = 0
+  readonly #replicaConfirmMs: number
+  /** Until when (epoch ms) commands are not sent to a node ("" on a single node), after a timeout. */
+  readonly #pausedUntil = new Map<string, number>()
   /** The eviction-policy check, once per store (retried if it could not get an answer). */
   #policyCheck: Promise<void> | undefined
 
@@ -136,7 +158,6 @@ export class RedisStore implements Store {
     if (!options?.client || typeof options.client.sendCommand !== "function") {
       throw new InvalidParameter("client", "must be a node-redis client (createClient())")
     }
-    this.#client = options.client
     this.#prefix = options.prefix ?? "latchkey:"
     this.#timeoutMs = options.commandTimeoutMs ?? 500
     this.#maxValueBytes = options.maxValueBytes ?? 64 * 1024
@@ -144,6 +165,24 @@ export class RedisStore implements Store {
     this.#checkEviction = options.checkEvictionPolicy ?? true
     assertTtl(this.#timeoutMs, "commandTimeoutMs")
     assertTtl(this.#pauseMs, "pauseAfterTimeoutMs")
+    this.#replicaConfirmMs = Math.max(
+      1,
+      Math.floor(options.replicaConfirmMs ?? this.#timeoutMs / 2),
+    )
+    this.#client = isClusterClient(options.client)
+      ? new ClusterTransport(options.client, {
+          connectTimeoutMs: Math.max(1000, this.#timeoutMs * 2),
+          recoveryMs: options.clusterRecoveryMs ?? 30_000,
+        })
+      : singleNode(options.client)
+  }
+
+  /**
+   * Ends what the store itself started: on Redis Cluster, the replacement client it may have
+   * built to get away from a frozen master. The app's own client is the app's to close.
+   */
+  close(): void {
+    this.#client.close()
   }
 
   /**
@@ -168,7 +207,14 @@ export class RedisStore implements Store {
   async consumeOnce(key: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs, "ttlMs")
     const fullKey = this.#prefix + key
-    const args = ["SET", fullKey, "1", "NX", "PX", String(Math.ceil(ttlMs))]
+    const ttl = String(Math.ceil(ttlMs))
+    if (this.#client.cluster) {
+      const reply = await this.#script("consumeOnce", CONSUME_ONCE_SCRIPT, fullKey, [ttl])
+      const [first, replicas] = reply as [number, number]
+      if (first === 1) await this.#confirmReplicated("consumeOnce", fullKey, replicas)
+      return first === 1
+    }
+    const args = ["SET", fullKey, "1", "NX", "PX", ttl]
     return (await this.#send("consumeOnce", fullKey, false, args)) !== null
   }
 
@@ -185,17 +231,55 @@ export class RedisStore implements Store {
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return []
     const fullKeys = keys.map((key) => this.#prefix + key)
-    const reply = await this.#send("getMany", fullKeys[0], true, ["MGET", ...fullKeys])
-    const values = Array.isArray(reply) ? reply : []
-    return keys.map((_, i) => toValue(values[i]))
+    if (!this.#client.cluster) {
+      const reply = await this.#send("getMany", fullKeys[0], true, ["MGET", ...fullKeys])
+      const values = Array.isArray(reply) ? reply : []
+      return keys.map((_, i) => toValue(values[i]))
+    }
+    // Redis Cluster: MGET only reads keys of one slot. One MGET per slot, side by side.
+    const out: (string | null)[] = keys.map(() => null)
+    await Promise.all(
+      groupBySlot(fullKeys).map(async (group) => {
+        const args = ["MGET", ...group.map((i) => fullKeys[i]!)]
+        const reply = await this.#send("getMany", fullKeys[group[0]!], true, args)
+        const values = Array.isArray(reply) ? reply : []
+        group.forEach((index, j) => {
+          out[index] = toValue(values[j])
+        })
+      }),
+    )
+    return out
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
     const fullKey = this.#prefix + key
-    const args = ["SET", fullKey, value, "PX", String(Math.ceil(ttlMs))]
-    await this.#send("set", fullKey, false, args)
+    const ttl = String(Math.ceil(ttlMs))
+    if (this.#client.cluster) {
+      const replicas = await this.#script("set", SET_SCRIPT, fullKey, [value, ttl])
+      await this.#confirmReplicated("set", fullKey, Number(replicas))
+      return
+    }
+    await this.#send("set", fullKey, false, ["SET", fullKey, value, "PX", ttl])
+  }
+
+  /**
+   * Redis Cluster: a write answered for must survive a failover. Replication is asynchronous,
+   * so a master killed right after a `SET NX` could hand its slots to a replica that never saw
+   * it, and the same code would be accepted twice. `WAIT 1` holds the answer until one replica
+   * has the write; none in time is a `StoreError` (fail closed). A master with no replica
+   * connected has no one to fail over to, and is not waited on.
+   */
+  async #confirmReplicated(operation: string, fullKey: string, replicas: number) {
+    if (!(replicas > 0)) return
+    const args = ["WAIT", "1", String(this.#replicaConfirmMs)]
+    const acked = Number(await this.#send(operation, fullKey, false, args))
+    if (acked >= 1) return
+    throw new StoreError(
+      `Redis Cluster did not confirm the store's ${operation} write on a replica within ${this.#replicaConfirmMs} ms; it is not counted as done`,
+      { details: { operation, reason: "not-replicated" } },
+    )
   }
 
   async delete(key: string): Promise<void> {
@@ -267,11 +351,12 @@ export class RedisStore implements Store {
    */
   async #send(
     operation: string,
-    _firstKey: string | undefined,
-    _readonly: boolean,
+    firstKey: string | undefined,
+    readonly: boolean,
     args: string[],
   ): Promise<unknown> {
-    this.#refuseWhileDown(operation)
+    const node = this.#client.nodeOf(firstKey)
+    this.#refuseWhileDown(operation, node)
     if (this.#checkEviction) {
       this.#policyCheck ??= this.#checkPolicy().catch((error) => {
         // No answer (the server is down or slow): ask again with the next command.
@@ -286,10 +371,16 @@ export class RedisStore implements Store {
         throw new StoreTimeout(this.#timeoutMessage(operation), { details: { operation } })
       }
     }
-    return await this.#timed(operation, args)
+    return await this.#timed(operation, args, firstKey, readonly, node)
   }
 
-  async #timed(operation: string, args: string[]): Promise<unknown> {
+  async #timed(
+    operation: string,
+    args: string[],
+    firstKey: string | undefined = undefined,
+    readonly = true,
+    node = "",
+  ): Promise<unknown> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -298,13 +389,16 @@ export class RedisStore implements Store {
       )
     })
     try {
-      const command = this.#client.sendCommand(args, { timeout: this.#timeoutMs })
+      const command = this.#client.send(firstKey, readonly, args, this.#timeoutMs)
       // The loser of the race must not surface as an unhandled rejection.
       command.catch(() => {})
       return await Promise.race([command, deadline])
     } catch (error) {
       const failure = this.#failure(operation, error)
-      if (failure instanceof StoreTimeout) this.#pausedUntil = Date.now() + this.#pauseMs
+      if (failure instanceof StoreTimeout) {
+        this.#pausedUntil.set(node, Date.now() + this.#pauseMs)
+        this.#client.timedOut(node)
+      }
       throw failure
     } finally {
       clearTimeout(timer)
@@ -342,14 +436,14 @@ export class RedisStore implements Store {
    * Fail fast when the answer is known to be "no": the client is not connected (it would
    * queue the command until the timeout), or the server just let a command time out.
    */
-  #refuseWhileDown(operation: string): void {
+  #refuseWhileDown(operation: string, node: string): void {
     if (this.#client.isReady === false) {
       throw new StoreError(
         `Redis is not connected (the client is reconnecting); the store's ${operation} command was not sent`,
         { details: { operation, reason: "disconnected" } },
       )
     }
-    const wait = this.#pausedUntil - Date.now()
+    const wait = (this.#pausedUntil.get(node) ?? 0) - Date.now()
     if (wait > 0) {
       throw new StoreError(
         `Redis let a command time out moments ago; the store's ${operation} command was not sent (next try in ${wait} ms)`,

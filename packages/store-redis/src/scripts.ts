@@ -84,6 +84,26 @@ return { count, ttl }
 `
 
 /**
+ * Redis Cluster's single-use marker: `SET NX PX`, and how many replicas the master has
+ * connected, so the store knows whether to `WAIT` for one before answering (a script cannot
+ * call WAIT itself).
+ */
+// KEYS[1] = marker; ARGV[1] = ttl in ms. Returns { 1 first time / 0 seen, connected replicas }.
+export const CONSUME_ONCE_SCRIPT = `
+local first = redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1])
+local info = redis.call('INFO', 'replication')
+return { first and 1 or 0, tonumber(string.match(info, 'connected_slaves:(%d+)')) or 0 }
+`
+
+/** Redis Cluster's `set`: `SET PX`, and the master's connected replicas (as above). */
+// KEYS[1] = key; ARGV[1] = value, ARGV[2] = ttl in ms. Returns the connected replicas.
+export const SET_SCRIPT = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+local info = redis.call('INFO', 'replication')
+return tonumber(string.match(info, 'connected_slaves:(%d+)')) or 0
+`
+
+/**
  * One map field written with its own expiry (already encoded by the caller, `encodeField`),
  * the map's key expiry grown to cover it, and — with a bound — the map pruned, all in one
  * atomic step:
