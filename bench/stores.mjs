@@ -3,6 +3,8 @@
 // `session.revocation: "strict"`: one `getMany` per read, one MGET on Redis), for
 // - MemoryStore (this process),
 // - RedisStore over TCP (node-redis, loopback),
+// - RedisStore on Redis Cluster (createCluster; three masters, three replicas started here on
+//   loopback; security writes wait for a replica's confirmation),
 // - UpstashStore over HTTP (@upstash/redis) through the test bridge of
 //   packages/store-upstash (a separate process, speaking Upstash's REST API in front of the
 //   same Redis): the cost of the REST protocol plus one extra loopback hop, not Upstash's
@@ -15,8 +17,9 @@ import { fileURLToPath } from "node:url"
 import { MemoryStore } from "@latchkey/core/store"
 import { RedisStore } from "@latchkey/store-redis"
 import { UpstashStore } from "@latchkey/store-upstash"
-import { createClient } from "@redis/client"
+import { createClient, createCluster } from "@redis/client"
 import { printTable, timeCalls } from "./harness.mjs"
+import { canStartCluster, startCluster } from "./redis-cluster.mjs"
 import { reader } from "./revocation.mjs"
 
 const ROUND_MS = Number(process.env.BENCH_STORES_ROUND_MS ?? 500)
@@ -80,6 +83,27 @@ export async function benchStores() {
       floor: ["bare GET, node-redis", () => client.sendCommand(["GET", `${prefix}x`])],
     }
 
+    if (canStartCluster) {
+      const cluster = await startCluster()
+      closers.push(cluster.stop)
+      const clusterClient = createCluster({
+        rootNodes: cluster.rootNodes,
+        defaults: { disableOfflineQueue: true },
+      })
+      clusterClient.on("error", () => {})
+      await clusterClient.connect()
+      closers.unshift(() => clusterClient.close())
+      const clustered = new RedisStore({ client: clusterClient, prefix })
+      stores["RedisStore (Redis Cluster)"] = {
+        hit: hitOf(clustered),
+        read: await strictRead(clustered),
+        floor: [
+          "bare GET, node-redis cluster",
+          () => clusterClient.sendCommand(`${prefix}x`, true, ["GET", `${prefix}x`]),
+        ],
+      }
+    }
+
     const bridge = await startBridge(redisUrl)
     closers.push(bridge.stop)
     const upstash = new UpstashStore({ url: bridge.url, token: bridge.token, prefix })
@@ -125,6 +149,8 @@ export async function benchStores() {
     ]),
   )
   console.log(`\nrevocation off: ${us(off)} per read.`)
-  if (!redisUrl) console.log("\n(REDIS_URL unset: the Redis and HTTP rows are missing.)")
+  if (!redisUrl) console.log("\n(REDIS_URL unset: the Redis, Cluster and HTTP rows are missing.)")
+  else if (!canStartCluster)
+    console.log("\n(no redis-server/redis-cli: the Cluster row is missing.)")
   for (const close of closers) await close()
 }
