@@ -8,6 +8,7 @@ import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokensOffNode } from "./runtimes.mjs"
 import { benchSignIn } from "./sign-in.mjs"
+import { benchStores } from "./stores.mjs"
 import { benchTokens } from "./token.mjs"
 import { benchTwoFactor } from "./two-factor.mjs"
 
@@ -22,6 +23,7 @@ const suites = {
   "qwik2-page": benchQwik2Pages,
   "access-token": benchAccessToken,
   revocation: benchRevocation,
+  stores: benchStores,
   passkey: benchPasskeys,
   "two-factor": benchTwoFactor,
 }
