@@ -10,7 +10,7 @@ import { encode } from "@latchkey/core/jwt"
 import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { RedisStore } from "@latchkey/store-redis"
-import { createClient, createCluster } from "@redis/client"
+import { createClient } from "@redis/client"
 import { printTable, timeCalls } from "./harness.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
 
@@ -91,28 +91,6 @@ export async function benchRevocation() {
     closers.push(() => client.close())
   }
 
-  // A Redis Cluster (REDIS_CLUSTER_URLS: its nodes, comma-separated): the strict read's two
-  // keys sit on two slots, so getMany sends two MGETs side by side instead of one.
-  if (process.env.REDIS_CLUSTER_URLS) {
-    const cluster = createCluster({
-      rootNodes: process.env.REDIS_CLUSTER_URLS.split(",").map((url) => ({ url })),
-    })
-    cluster.on("error", () => {})
-    await cluster.connect()
-    const prefix = `latchkey-bench:${crypto.randomUUID()}:`
-    const store = new RedisStore({ client: cluster, prefix })
-    contenders["strict, Redis Cluster (loopback)"] = await reader({
-      store,
-      session: { revocation: "strict" },
-    })
-    contenders["bare Redis Cluster GET"] = () =>
-      cluster.sendCommand(`${prefix}x`, true, ["GET", `${prefix}x`])
-    closers.push(() => {
-      store.close()
-      cluster.destroy()
-    })
-  }
-
   const names = Object.keys(contenders)
   for (const name of names) await round(contenders[name], ROUND_MS) // warm-up
   const p50s = Object.fromEntries(names.map((n) => [n, []]))
@@ -139,8 +117,6 @@ export async function benchRevocation() {
     }),
   )
   if (!process.env.REDIS_URL) console.log("\n(REDIS_URL unset: the Redis row is missing.)")
-  if (!process.env.REDIS_CLUSTER_URLS)
-    console.log("\n(REDIS_CLUSTER_URLS unset: the Redis Cluster row is missing.)")
   if (!process.env.DATABASE_URL)
     console.log("\n(DATABASE_URL unset: the PostgreSQL row is missing.)")
   for (const close of closers) await close()
