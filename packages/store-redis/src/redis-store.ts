@@ -2,7 +2,7 @@
  * `RedisStore`: the Latchkey store on Redis, shared by every instance of an app.
  *
  * - Atomic: `hit` is one Lua script (count + window expiry), `consumeOnce` is `SET NX PX`,
- *   `set` is `SET PX`: each is a single command, so there is no read-modify-write race.
+ *   `set` is `SET PX` (on a cluster, a script each): one command, no read-modify-write race.
  * - Every key is under `prefix` and has a TTL; values are bounded (`maxValueBytes`).
  * - Every command has a timeout (`commandTimeoutMs`): a dead or slow server is a
  *   `StoreTimeout` (or `StoreError` when the client refuses at once), never a hang. The core
@@ -16,6 +16,10 @@
  *   The store checks once before its first command and refuses an evicting server; a full
  *   server's `OOM` refusal becomes `StoreFull`.
  * - Maps carry per-field expiry and a rank in each field (`scripts.ts`), for Redis 7.0.
+ * - Redis Cluster (a `createCluster()` client, `cluster.ts`): every script on one key,
+ *   `getMany` one `MGET` per slot, `consumeOnce`/`set` confirmed on a replica (`WAIT 1`) so a
+ *   failover cannot forget a marker already answered for, a timeout pauses only the node that
+ *   timed out, and a frozen master is left behind once its replica is promoted.
  */
 import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
 import {
