@@ -1,0 +1,173 @@
+/**
+ * The shared Store contract against `DurableObjectStore` and `LatchkeyStoreObject` running in
+ * real workerd (`wrangler dev`, from the runtime tools of e2e/runtime-tools, local Durable
+ * Objects on SQLite storage). The worker runs one store method per request; `WorkerStore`
+ * below is the test's side of that loopback bridge and nothing more: every answer comes from
+ * the object in workerd.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { InvalidParameter, StoreError } from "@latchkey/core/errors"
+import type { MapBound, RateLimitResult, Store } from "@latchkey/core/store"
+import { runStoreContract } from "@latchkey/store-test"
+import { afterAll, describe, expect, it } from "vitest"
+import { installRuntimeTools, toolBin } from "../../../e2e/runtime-tools/install.mjs"
+
+const workerDir = fileURLToPath(new URL("./worker/", import.meta.url))
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
+    })
+  })
+}
+
+interface Worker {
+  url: string
+  stop(): Promise<void>
+}
+
+/** `wrangler dev` of the test worker on loopback, with its Durable Objects in a scratch dir. */
+async function startWorker(): Promise<Worker> {
+  await installRuntimeTools()
+  const port = await freePort()
+  const state = mkdtempSync(join(tmpdir(), "latchkey-do-"))
+  const args = [toolBin("wrangler"), "dev", "-c", join(workerDir, "wrangler.jsonc")]
+  args.push("--ip", "127.0.0.1", "--port", String(port), "--persist-to", state)
+  args.push("--inspector-port", String(await freePort()), "--show-interactive-dev-session=false")
+  // wrangler 4 wants Node >= 22.12: the registry's Node 22 of the runtime tools runs it.
+  const child: ChildProcess = spawn(toolBin("node"), args, {
+    cwd: workerDir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: state,
+      XDG_CONFIG_HOME: join(state, ".config"),
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk) => (output += chunk))
+  child.stderr?.on("data", (chunk) => (output += chunk))
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${output}`)
+    if (Date.now() > deadline) throw new Error(`wrangler dev did not answer:\n${output}`)
+    const answered = await fetch(url, { method: "POST", body: '{"method":"get","args":["x"]}' })
+      .then((r) => r.ok)
+      .catch(() => false)
+    if (answered) break
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r))
+        child.kill("SIGTERM")
+        await exited
+      }
+      rmSync(state, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The test process's side of the bridge: each call is one request to the worker. */
+class WorkerStore implements Store {
+  constructor(readonly url: string) {}
+
+  async #call(method: string, args: unknown[]): Promise<unknown> {
+    const response = await fetch(this.url, {
+      method: "POST",
+      body: JSON.stringify({ method, args }),
+    })
+    const body = (await response.json()) as {
+      result?: unknown
+      error?: { type?: string; message?: string; parameter?: string }
+    }
+    if (!body.error) return body.result
+    if (body.error.type === "InvalidParameter")
+      throw new InvalidParameter(body.error.parameter ?? "?", `(in workerd) ${body.error.message}`)
+    throw new StoreError(`${body.error.type}: ${body.error.message}`)
+  }
+
+  hit(key: string, windowMs: number, limit: number) {
+    return this.#call("hit", [key, windowMs, limit]) as Promise<RateLimitResult>
+  }
+  consumeOnce(key: string, ttlMs: number) {
+    return this.#call("consumeOnce", [key, ttlMs]) as Promise<boolean>
+  }
+  get(key: string) {
+    return this.#call("get", [key]) as Promise<string | null>
+  }
+  getMany(keys: readonly string[]) {
+    return this.#call("getMany", [keys]) as Promise<(string | null)[]>
+  }
+  async set(key: string, value: string, ttlMs: number) {
+    await this.#call("set", [key, value, ttlMs])
+  }
+  async delete(key: string) {
+    await this.#call("delete", [key])
+  }
+  async mapSet(key: string, field: string, value: string, ttlMs: number, bound?: MapBound) {
+    await this.#call(
+      "mapSet",
+      bound ? [key, field, value, ttlMs, bound] : [key, field, value, ttlMs],
+    )
+  }
+  mapGet(key: string, field: string) {
+    return this.#call("mapGet", [key, field]) as Promise<string | null>
+  }
+  mapGetAll(key: string) {
+    return this.#call("mapGetAll", [key]) as Promise<Record<string, string>>
+  }
+  async mapDelete(key: string, fields: readonly string[]) {
+    await this.#call("mapDelete", [key, fields])
+  }
+}
+
+let worker: Worker | undefined
+let started: Promise<Worker> | undefined
+const workerStore = async () => {
+  started ??= startWorker().then((w) => (worker = w))
+  return new WorkerStore((await started).url)
+}
+
+// One worker for the contract and the tests below; stopped after both.
+afterAll(async () => {
+  await worker?.stop()
+})
+
+runStoreContract({ name: "durable object (workerd, wrangler dev)", store: workerStore })
+
+describe("DurableObjectStore in workerd", () => {
+  it("getMany reads keys that live in different objects, in order", async () => {
+    const store = await workerStore()
+    const keys = Array.from({ length: 12 }, (_, i) => `many:${i}:${crypto.randomUUID()}`)
+    for (const [i, key] of keys.entries()) if (i % 3 !== 0) await store.set(key, `v${i}`, 60_000)
+    expect(await store.getMany(keys)).toEqual(keys.map((_, i) => (i % 3 === 0 ? null : `v${i}`)))
+  })
+
+  it("a bounded map keeps the highest ranks, and each field expires on its own", async () => {
+    const store = await workerStore()
+    const key = `bounded:${crypto.randomUUID()}`
+    for (const rank of [5, 1, 9, 3])
+      await store.mapSet(key, `f${rank}`, `v${rank}`, 60_000, { maxFields: 3, rank })
+    expect(Object.keys(await store.mapGetAll(key)).sort()).toEqual(["f3", "f5", "f9"])
+    await store.mapSet(key, "short", "s", 150)
+    expect(await store.mapGet(key, "short")).toBe("s")
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await store.mapGet(key, "short")).toBeNull()
+    expect(await store.mapGet(key, "f9")).toBe("v9")
+  })
+})
