@@ -13,9 +13,13 @@ interface Env {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const { method, args } = (await request.json()) as { method: string; args: unknown[] }
+    const { name, method, args } = (await request.json()) as {
+      name?: string
+      method: string
+      args: unknown[]
+    }
     // Four objects, so the suite's keys land on several and getMany spans them.
-    const store = new DurableObjectStore({ namespace: env.LATCHKEY_STORE, shards: 4 })
+    const store = new DurableObjectStore({ namespace: env.LATCHKEY_STORE, shards: 4, name })
     const call = (store as unknown as Record<string, (...a: unknown[]) => unknown>)[method]
     if (typeof call !== "function") return Response.json({ error: { type: "NoSuchMethod" } })
     try {
