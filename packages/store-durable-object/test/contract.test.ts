@@ -5,83 +5,12 @@
  * below is the test's side of that loopback bridge and nothing more: every answer comes from
  * the object in workerd.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { InvalidParameter, StoreError } from "@latchkey/core/errors"
 import type { MapBound, RateLimitResult, Store } from "@latchkey/core/store"
 import { runStoreContract } from "@latchkey/store-test"
 import { afterAll, describe, expect, it } from "vitest"
-import { installRuntimeTools, toolBin } from "../../../e2e/runtime-tools/install.mjs"
 import { sharedStoreScenarios } from "../../core/test/two-factor/shared-store.js"
-
-const workerDir = fileURLToPath(new URL("./worker/", import.meta.url))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
-}
-
-interface Worker {
-  url: string
-  stop(): Promise<void>
-}
-
-/** `wrangler dev` of the test worker on loopback, with its Durable Objects in a scratch dir. */
-async function startWorker(): Promise<Worker> {
-  await installRuntimeTools()
-  const port = await freePort()
-  const state = mkdtempSync(join(tmpdir(), "latchkey-do-"))
-  const args = [toolBin("wrangler"), "dev", "-c", join(workerDir, "wrangler.jsonc")]
-  args.push("--ip", "127.0.0.1", "--port", String(port), "--persist-to", state)
-  args.push("--inspector-port", String(await freePort()), "--show-interactive-dev-session=false")
-  // wrangler 4 wants Node >= 22.12: the registry's Node 22 of the runtime tools runs it.
-  const child: ChildProcess = spawn(toolBin("node"), args, {
-    cwd: workerDir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: state,
-      XDG_CONFIG_HOME: join(state, ".config"),
-      WRANGLER_SEND_METRICS: "false",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  let output = ""
-  child.stdout?.on("data", (chunk) => (output += chunk))
-  child.stderr?.on("data", (chunk) => (output += chunk))
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 90_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${output}`)
-    if (Date.now() > deadline) throw new Error(`wrangler dev did not answer:\n${output}`)
-    const answered = await fetch(url, { method: "POST", body: '{"method":"get","args":["x"]}' })
-      .then((r) => r.ok)
-      .catch(() => false)
-    if (answered) break
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r))
-        child.kill("SIGTERM")
-        await exited
-      }
-      rmSync(state, { recursive: true, force: true })
-    },
-  }
-}
+import { startWorker } from "./wrangler.js"
 
 /** The test process's side of the bridge: each call is one request to the worker. */
 class WorkerStore implements Store {
@@ -141,7 +70,7 @@ class WorkerStore implements Store {
 }
 
 // One worker for every suite of this file, started before any of them.
-const worker = await startWorker()
+const worker = await startWorker(["wrangler.jsonc"])
 afterAll(() => worker.stop())
 // Each store its own objects (its own name), as two apps on one namespace are.
 const workerStore = () => new WorkerStore(worker.url, `test-${crypto.randomUUID()}`)

@@ -13,6 +13,7 @@ interface Env {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    if (request.method !== "POST") return new Response("POST a store call", { status: 405 })
     const { name, method, args } = (await request.json()) as {
       name?: string
       method: string
