@@ -6,9 +6,11 @@
  * registered and used by a software authenticator (P-256, verified by `@simplewebauthn/server`
  * inside the runtime). JWT sessions; users in the memory adapter of the app's one isolate.
  *
- * Database sessions are not here: PGlite cannot run on workerd (it compiles its WebAssembly at
- * run time, which workerd refuses) and `pg` needs TCP sockets, which neither runtime offers
- * without `nodejs_compat` (workerd) or at all (Vercel Edge). See the README's "Where it runs".
+ * Database sessions are not here. On workerd, `pg` reaches PostgreSQL through
+ * `cloudflare:sockets` with the `nodejs_compat` flag: packages/adapter-postgres/test/workerd.test.ts
+ * runs them there. PGlite cannot run on workerd (it compiles its WebAssembly at run time, which
+ * workerd refuses: "Wasm code generation disallowed by embedder"). Vercel Edge has no TCP at all,
+ * so `pg` cannot run there; a Postgres driver over HTTP or WebSockets would be needed.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"

@@ -5,12 +5,14 @@
  * below is the test's side of that loopback bridge and nothing more: every answer comes from
  * the object in workerd.
  */
+
+import { fileURLToPath } from "node:url"
 import { InvalidParameter, StoreError } from "@latchkey/core/errors"
 import type { MapBound, RateLimitResult, Store } from "@latchkey/core/store"
 import { runStoreContract } from "@latchkey/store-test"
 import { afterAll, describe, expect, it } from "vitest"
+import { startWorker } from "../../../e2e/wrangler-dev.js"
 import { sharedStoreScenarios } from "../../core/test/two-factor/shared-store.js"
-import { startWorker } from "./wrangler.js"
 
 /** The test process's side of the bridge: each call is one request to the worker. */
 class WorkerStore implements Store {
@@ -70,7 +72,8 @@ class WorkerStore implements Store {
 }
 
 // One worker for every suite of this file, started before any of them.
-const worker = await startWorker(["wrangler.jsonc"])
+const workerDir = fileURLToPath(new URL("./worker/", import.meta.url))
+const worker = await startWorker(workerDir, ["wrangler.jsonc"])
 afterAll(() => worker.stop())
 // Each store its own objects (its own name), as two apps on one namespace are.
 const workerStore = () => new WorkerStore(worker.url, `test-${crypto.randomUUID()}`)

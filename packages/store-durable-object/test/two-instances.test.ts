@@ -9,10 +9,12 @@
  * factor's secret is the user's); workerd reaches none here, so that runs in contract.test.ts
  * with two `Auth()` instances in Node sharing the object in workerd.
  */
+import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { startWorker } from "./wrangler.js"
+import { startWorker } from "../../../e2e/wrangler-dev.js"
 
-const worker = await startWorker(["instance-a.jsonc", "instance-b.jsonc"])
+const workerDir = fileURLToPath(new URL("./worker/", import.meta.url))
+const worker = await startWorker(workerDir, ["instance-a.jsonc", "instance-b.jsonc"])
 afterAll(() => worker.stop())
 
 type Instance = "a" | "b"

@@ -7,10 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { installRuntimeTools, toolBin } from "../../../e2e/runtime-tools/install.mjs"
-
-const workerDir = fileURLToPath(new URL("./worker/", import.meta.url))
+import { installRuntimeTools, toolBin } from "./runtime-tools/install.mjs"
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,11 +22,17 @@ function freePort(): Promise<number> {
 
 export interface Worker {
   url: string
+  /** What wrangler and the worker printed (for failure messages and log assertions). */
+  output(): string
   stop(): Promise<void>
 }
 
 /** `wrangler dev` of test workers (the first config's worker answers the port) on loopback, with its Durable Objects in a scratch dir. */
-export async function startWorker(configs: string[]): Promise<Worker> {
+export async function startWorker(
+  workerDir: string,
+  configs: string[],
+  vars: Record<string, string> = {},
+): Promise<Worker> {
   await installRuntimeTools()
   const port = await freePort()
   const state = mkdtempSync(join(tmpdir(), "latchkey-do-"))
@@ -37,6 +40,7 @@ export async function startWorker(configs: string[]): Promise<Worker> {
   args.push("--ip", "127.0.0.1", "--port", String(port), "--persist-to", state)
   args.push("--inspector-port", String(await freePort()), "--show-interactive-dev-session=false")
   // wrangler 4 wants Node >= 22.12: the registry's Node 22 of the runtime tools runs it.
+  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`)
   const child: ChildProcess = spawn(toolBin("node"), args, {
     cwd: workerDir,
     env: {
@@ -65,6 +69,7 @@ export async function startWorker(configs: string[]): Promise<Worker> {
   }
   return {
     url,
+    output: () => output,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r))
