@@ -3,10 +3,11 @@
  * Node 22 of e2e/runtime-tools, on loopback.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { installRuntimeTools, toolBin } from "./runtime-tools/install.mjs"
 
 function freePort(): Promise<number> {
@@ -18,6 +19,16 @@ function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
     })
   })
+}
+
+/**
+ * Whether the packages a test worker imports are built: wrangler bundles their `dist/` (it does
+ * not read the `latchkey-source` condition the unit tests use). `npm test` builds first.
+ */
+export function builtPackages(...packages: string[]): boolean {
+  return packages.every((name) =>
+    existsSync(fileURLToPath(new URL(`../packages/${name}/dist/index.js`, import.meta.url))),
+  )
 }
 
 export interface Worker {
