@@ -44,7 +44,7 @@ function resolveWith(overrides: Partial<AuthConfig>) {
 }
 
 describe("isolateRuntime", () => {
-  it("tells workerd, Vercel Edge and Deno Deploy by their documented globals", () => {
+  it("tells workerd, Vercel Edge, Netlify Edge and Deno Deploy by their documented globals", () => {
     expect(isolateRuntime({ navigator: { userAgent: "Cloudflare-Workers" } })).toBe(
       "Cloudflare Workers",
     )
@@ -52,6 +52,9 @@ describe("isolateRuntime", () => {
     const granted = { state: "granted" }
     const deploy = { permissions: { querySync: () => granted }, env: { get: () => "abc123" } }
     expect(isolateRuntime({ Deno: deploy })).toBe("Deno Deploy")
+    // No permissions API at all (Deploy): the variable is read as it is.
+    expect(isolateRuntime({ Deno: { env: { get: () => "abc123" } } })).toBe("Deno Deploy")
+    expect(isolateRuntime({ Netlify: { env: {} } })).toBe("Netlify Edge")
   })
 
   it("is undefined on Node, Bun and Deno on a server (no deployment id)", () => {

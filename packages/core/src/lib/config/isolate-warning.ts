@@ -16,11 +16,12 @@ import { MemoryStore } from "../rate-limit/memory-store.js"
 import { hasRevocationMethods } from "../revocation/adapter-backend.js"
 
 /** A runtime where one app is served by many isolates, each with its own memory. */
-export type IsolateRuntime = "Cloudflare Workers" | "Vercel Edge" | "Deno Deploy"
+export type IsolateRuntime = "Cloudflare Workers" | "Vercel Edge" | "Netlify Edge" | "Deno Deploy"
 
 interface RuntimeGlobals {
   navigator?: { userAgent?: unknown }
   EdgeRuntime?: unknown
+  Netlify?: unknown
   Deno?: {
     env?: { get?: (name: string) => string | undefined }
     permissions?: { querySync?: (d: { name: "env"; variable: string }) => { state: string } }
@@ -35,22 +36,29 @@ export function isolateRuntime(
   if (globals.navigator?.userAgent === "Cloudflare-Workers") return "Cloudflare Workers"
   // Vercel's documented check for its Edge Runtime.
   if (typeof globals.EdgeRuntime === "string") return "Vercel Edge"
+  // Netlify's Edge Functions (Deno isolates) expose the `Netlify` global.
+  if (typeof globals.Netlify === "object" && globals.Netlify !== null) return "Netlify Edge"
   if (denoDeploymentId(globals.Deno) !== undefined) return "Deno Deploy"
   return undefined
 }
 
 /**
- * `DENO_DEPLOYMENT_ID`, set by Deno Deploy. Asked only when env access is already granted: a
- * Deno started without `--allow-env` would otherwise prompt on a terminal or throw.
+ * `DENO_DEPLOYMENT_ID`, set by Deno Deploy. Where Deno has a permissions API (the CLI), asked
+ * only when env access is already granted: a Deno started without `--allow-env` would
+ * otherwise prompt on a terminal or throw. Without one (Deploy), read directly.
  */
 function denoDeploymentId(deno: RuntimeGlobals["Deno"]): string | undefined {
+  if (deno === undefined) return undefined
   try {
-    const permission = deno?.permissions?.querySync?.({
-      name: "env",
-      variable: "DENO_DEPLOYMENT_ID",
-    })
-    if (permission?.state !== "granted") return undefined
-    return deno?.env?.get?.("DENO_DEPLOYMENT_ID") || undefined
+    const query = deno.permissions?.querySync
+    if (typeof query === "function") {
+      const permission = query.call(deno.permissions, {
+        name: "env",
+        variable: "DENO_DEPLOYMENT_ID",
+      })
+      if (permission?.state !== "granted") return undefined
+    }
+    return deno.env?.get?.("DENO_DEPLOYMENT_ID") || undefined
   } catch {
     return undefined
   }
