@@ -27,6 +27,8 @@ export type WarningCode =
   | "account-refused"
   /** The adapter lacks optional account API methods (the detail names them). */
   | "account-api-unsupported"
+  /** Single-use markers, limits and revocation hold per isolate (the detail names which). */
+  | "store-per-isolate"
 
 export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze({
   "debug-enabled":
@@ -55,6 +57,8 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
     "An account change (passkey, session or linked account) was refused: signed out, no recent sign-in, a CSRF check failed, an item not in this account, or the last way to sign in. A user event, not a fault.",
   "account-api-unsupported":
     "The adapter lacks optional methods of the account API: those sections of GET /account are null and those changes answer 501 NotSupportedByAdapter. Use an adapter that implements them (e.g. @latchkey/adapter-postgres).",
+  "store-per-isolate":
+    'No shared `store` is set, and this runtime serves the app from many isolates, each with its own memory: what Latchkey keeps in the store holds per isolate only (weakened below). Set `store` to a shared one: @latchkey/store-durable-object on Cloudflare, @latchkey/store-upstash (HTTP) on Vercel Edge, Netlify Edge or Deno Deploy, or @latchkey/store-redis where TCP connections work (see the README\'s "Several instances").',
 })
 
 /** The sentence for `code`, followed by the call's own detail (what failed, which setting). */

@@ -26,6 +26,7 @@ import { type ResolvedTwoFactor, resolveTwoFactor } from "../two-factor/config.j
 import type { CookiesOptions } from "../types/cookies.js"
 import type { PagesOptions, Theme } from "../types/pages.js"
 import { assertConfig } from "./assert.js"
+import { warnIfPerIsolate } from "./isolate-warning.js"
 import { readProcessEnv } from "./process-env.js"
 
 export const DEFAULT_BASE_PATH = "/auth"
@@ -132,6 +133,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
   const configError = allProblems.length > 0 ? new InvalidConfiguration(allProblems) : undefined
   if (configError) logger.error(configError)
   for (const { code, detail } of warnings) logger.warn(code, detail)
+  warnIfPerIsolate(config, { providers, ...session }, logger)
 
   return Object.freeze({
     basePath: normaliseBasePath(config.basePath),
