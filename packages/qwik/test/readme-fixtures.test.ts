@@ -89,7 +89,13 @@ function snippets(readme: string): { section: string; code: string }[] {
   return found
 }
 
-const allReadmes = [...readmes, "packages/core/README.md", "packages/store-redis/README.md"]
+const allReadmes = [
+  ...readmes,
+  "packages/core/README.md",
+  "packages/store-redis/README.md",
+  "packages/store-upstash/README.md",
+  "packages/store-durable-object/README.md",
+]
 
 describe.each(allReadmes)("snippets of %s", (readme) => {
   it("import every package name they use", () => {
