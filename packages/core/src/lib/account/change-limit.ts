@@ -9,11 +9,12 @@
  * script holding a session (a copied cookie that is still recent) that would otherwise add
  * passkeys, link accounts or try settings without end.
  */
-import type { ResolvedConfig } from "../config/resolve.js"
+import { type AuthError, InvalidParameter } from "../../errors.js"
 import { sha256Base64Url } from "../crypto/digest.js"
 import type { Logger } from "../logger.js"
 import { enforceChecks } from "../rate-limit/count-attempt.js"
-import type { RateLimitRule } from "../rate-limit/store.js"
+import type { RateLimitRule, RateLimitStore } from "../rate-limit/store.js"
+import type { AccountOptions, AccountRateLimitOptions } from "./options.js"
 
 /** 30 changes per user per 15 minutes. */
 export const DEFAULT_ACCOUNT_CHANGES_PER_USER: Readonly<RateLimitRule> = Object.freeze({
@@ -26,7 +27,10 @@ export const DEFAULT_ACCOUNT_CHANGES_PER_USER: Readonly<RateLimitRule> = Object.
  * over the limit, or the `StoreError` when the store cannot count (unless `failOpen`).
  */
 export async function countAccountChange(
-  ctx: { config: ResolvedConfig; logger: Pick<Logger, "error"> },
+  ctx: {
+    config: { readonly account: Pick<AccountOptions, "rateLimit">; readonly store: RateLimitStore }
+    logger: Pick<Logger, "error">
+  },
   userId: string,
 ): Promise<void> {
   const options = ctx.config.account.rateLimit
@@ -42,4 +46,26 @@ export async function countAccountChange(
       message: "Too many account changes for this account: try again later",
     },
   )
+}
+
+/** The configuration problem of `account.rateLimit`, if any (a rule that counts nothing). */
+export function checkAccountRateLimit(
+  options: AccountRateLimitOptions | false | undefined,
+  problems: AuthError[],
+): void {
+  if (options === undefined || options === false) return
+  const rule = typeof options === "object" && options !== null ? options.perUser : null
+  const positive = (n: unknown) => typeof n === "number" && Number.isFinite(n) && n > 0
+  const valid =
+    rule === undefined ||
+    rule === false ||
+    (typeof rule === "object" && rule !== null && positive(rule.limit) && positive(rule.windowMs))
+  if (!valid) {
+    problems.push(
+      new InvalidParameter(
+        "account.rateLimit",
+        "must be false or { perUser: { limit, windowMs } with positive numbers, or false }",
+      ),
+    )
+  }
 }
