@@ -412,7 +412,7 @@ export class WebAuthnVerificationError extends AuthError {
 export class InvalidTwoFactorCode extends SignInError {
   static override type: ErrorType = "InvalidTwoFactorCode"
   static override clientSafe = true
-  static override warning: WarningCode | undefined = "credentials-refused"
+  static override warning: WarningCode | undefined = "two-factor-refused"
 }
 
 /**
@@ -428,11 +428,14 @@ export class TwoFactorStateError extends AuthError {
 /**
  * The request needs a recent sign-in: the session's `auth_time` is older than
  * `session.recentAuthMaxAge`, unknown (a session issued by Auth.js), or the sign-in lacked a
- * required factor (`details.reason`: `"stale" | "missing-factor" | "unknown"`). Sign in again.
+ * required factor (`details.reason`: `"stale" | "missing-factor" | "unknown"`). Sign in again:
+ * a page flow (linking a provider account) lands on the sign-in page with `reauth=1`.
  */
 export class ReauthenticationRequired extends AuthError {
   static override type: ErrorType = "ReauthenticationRequired"
+  static override kind: ErrorKind = "signIn"
   static override clientSafe = true
+  static override warning: WarningCode | undefined = "reauthentication-required"
   /** HTTP status of the account API's answer. */
   readonly status = 403
 }

@@ -12,6 +12,8 @@ export const PasskeyButton = component$(
     class: string
   }) => {
     const error = useSignal("")
+    // Set when the server asks for a fresh sign-in first (adding a passkey needs a recent one).
+    const signInUrl = useSignal("")
     return (
       <>
         <button
@@ -20,8 +22,10 @@ export const PasskeyButton = component$(
           data-testid={props.testId}
           onClick$={async () => {
             error.value = ""
+            signInUrl.value = ""
             const failed = await props.run$()
             if (failed) error.value = failed.error.message
+            if (failed?.signInUrl) signInUrl.value = failed.signInUrl
           }}
         >
           <Slot />
@@ -29,6 +33,14 @@ export const PasskeyButton = component$(
         {error.value && (
           <p class="notice error" role="alert" data-testid="passkey-error">
             {error.value}
+            {signInUrl.value && (
+              <>
+                {" "}
+                <a href={signInUrl.value} data-testid="passkey-sign-in-again">
+                  Sign in again
+                </a>
+              </>
+            )}
           </p>
         )}
       </>

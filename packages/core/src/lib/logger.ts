@@ -35,7 +35,11 @@ const consoleLogger: LoggerInstance = {
 }
 
 /** Codes that record one failed attempt each: never folded into one line per process. */
-const PER_ATTEMPT: ReadonlySet<WarningCode> = new Set(["credentials-refused", "check-failed"])
+const PER_ATTEMPT: ReadonlySet<WarningCode> = new Set([
+  "credentials-refused",
+  "check-failed",
+  "two-factor-refused",
+])
 
 /** Warnings already logged by this process, per sink: code → the details seen. */
 const warned = new WeakMap<object, Map<WarningCode, Set<string>>>()

@@ -21,6 +21,10 @@ export type WarningCode =
   | "check-failed"
   /** A credentials sign-in was refused (the detail names the provider and the code). */
   | "credentials-refused"
+  /** A second-factor code (or recovery code) was refused (the detail names the reason). */
+  | "two-factor-refused"
+  /** A change needed a recent sign-in (with the second factor) the session lacks. */
+  | "reauthentication-required"
   /** A request came to another origin than `AUTH_URL`'s (the detail names both). */
   | "host-mismatch"
   /** An account API change was refused (the detail names the error and the change). */
@@ -51,6 +55,10 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
     "An OAuth sign-in came back without a valid state, PKCE or nonce cookie (it expired, was already used, or the callback was opened in another browser); the user was sent to the sign-in page to start again. Frequent for one provider: check that its callback URL uses the same host as AUTH_URL.",
   "credentials-refused":
     "A credentials sign-in was refused (authorize returned null or threw CredentialsSignin). A user event, not a fault; rate limits apply.",
+  "two-factor-refused":
+    "A second-factor code or recovery code was refused (wrong, already used, or the step expired). A user event, not a fault; the per-user attempt limit applies. Many in a row for one account: someone may hold its password.",
+  "reauthentication-required":
+    "A change that adds a way into the account or changes its settings (a passkey, a linked account, two-factor) was refused: the session's sign-in is not recent, or lacks the second factor the account has on. The user was asked to sign in again; a copied session cannot do it.",
   "host-mismatch":
     "A request reached the app on a different origin than AUTH_URL's, so cookies are set for one host and redirects go to the other: the user looks signed out. Open the app at AUTH_URL, or change AUTH_URL.",
   "account-refused":

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters.js"
 import { RefreshTokenError, TokenEndpointError, TokenEndpointTimeout } from "../../src/errors.js"
-import { getAccessToken } from "../../src/index.js"
+import { getAccessToken, revokeUserSessions } from "../../src/index.js"
+import { decode } from "../../src/jwt.js"
 import { flightKey, rememberOutcome } from "../../src/lib/refresh/coordination.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
@@ -296,6 +297,26 @@ export function refreshScenarios(storage: Storage): void {
         expect((await readSession(cfgB, browser))?.error).toBeUndefined()
       })
     }
+
+    it('a session that was ended gets no token (revocation "reissue" too), without a provider call', async () => {
+      op.accessTokenTtl = FRESH_TTL
+      const cfg = refreshConfig(op, true, {
+        session: { strategy: storage.strategy, revocation: "reissue" },
+        store,
+        ...(adapter ? { adapter } : {}),
+      })
+      const browser = await signIn(op, cfg)
+      expect(await getAccessToken(browser.request(), cfg, "oidc")).not.toBeNull()
+      const cookie = browser.cookies.get("authjs.session-token")!
+      const userId =
+        storage.strategy === "jwt"
+          ? (await decode({ token: cookie, secret: SECRET, salt: "authjs.session-token" }))!.sub!
+          : (await adapter!.getSessionAndUser!(cookie))!.user.id
+      await revokeUserSessions(cfg, userId)
+      const before = tokenCalls(op)
+      expect(await getAccessToken(browser.request(), cfg, "oidc")).toBeNull()
+      expect(tokenCalls(op)).toBe(before)
+    })
 
     it("nobody signed in: null, without a provider call", async () => {
       const cfg = config(true)

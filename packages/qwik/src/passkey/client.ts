@@ -36,6 +36,11 @@ export interface PasskeyOptions {
 export interface PasskeyFailure {
   ok: false
   error: { type: string; message: string }
+  /**
+   * Where to sign in again, when the server asks for it: adding a passkey while signed in needs
+   * a recent sign-in, with the second factor when two-factor is on (`ReauthenticationRequired`).
+   */
+  signInUrl?: string
 }
 
 type Action = "register" | "authenticate"
@@ -54,8 +59,8 @@ export function registerPasskey(options: PasskeyOptions = {}): Promise<PasskeyFa
   return ceremony("register", options)
 }
 
-function failure(type: string, message: string): PasskeyFailure {
-  return { ok: false, error: { type, message } }
+function failure(type: string, message: string, signInUrl?: string): PasskeyFailure {
+  return { ok: false, error: { type, message }, ...(signInUrl ? { signInUrl } : {}) }
 }
 
 async function ceremony(
@@ -72,7 +77,7 @@ async function ceremony(
     const query = new URLSearchParams({ action })
     if (options.email) query.set("email", options.email)
     const answer = await getJson(`${base}/webauthn-options/${provider}?${query}`, options.signal)
-    if (!answer.ok) return failure(answer.type, answer.message)
+    if (!answer.ok) return failure(answer.type, answer.message, answer.url)
     const optionsJSON = (answer.body as { options: never }).options
     const credential =
       action === "register"
@@ -118,7 +123,9 @@ async function ceremony(
 async function getJson(
   url: string,
   signal: AbortSignal | undefined,
-): Promise<{ ok: true; body: unknown } | { ok: false; type: string; message: string }> {
+): Promise<
+  { ok: true; body: unknown } | { ok: false; type: string; message: string; url?: string }
+> {
   const res = await fetch(url, {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
@@ -126,11 +133,22 @@ async function getJson(
   })
   const body = (await res.json().catch(() => null)) as {
     error?: { type?: string; message?: string }
+    url?: unknown
   } | null
   if (res.ok) return { ok: true, body }
   return {
     ok: false,
     type: body?.error?.type ?? `HTTP${res.status}`,
     message: body?.error?.message ?? "Passkeys are not available right now.",
+    // The server's sign-in page (same origin), never a URL from elsewhere.
+    ...(typeof body?.url === "string" && sameOrigin(body.url) ? { url: body.url } : {}),
+  }
+}
+
+function sameOrigin(url: string): boolean {
+  try {
+    return new URL(url, location.href).origin === location.origin
+  } catch {
+    return false
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `GET {basePath}/account` and `POST {basePath}/account/<op>`: the signed-in user's passkeys,
  * sessions and linked accounts, and the changes to them. Every change is CSRF-checked
- * (double-submit, as `/signout`) and needs a recent sign-in.
+ * (double-submit, as `/signout`), needs a recent sign-in (with the second factor when
+ * two-factor is on: `step-up.ts`) and counts against the user's limit (`change-limit.ts`).
  *
  * Answers: JSON for scripts (`{ ok: true }`, errors `{ error: <type>, message }` with their
  * status); with `X-Auth-Return-Redirect` the same plus `url`; a plain form post (Accept
@@ -16,12 +17,12 @@ import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../http/outcome.
 import { publicError } from "../http/public-error.js"
 import { toLocation } from "../redirect.js"
 import { sessionContext } from "../session/from-request.js"
-import { decodeSessionCookie } from "../session/jwt-session.js"
 import { accountView } from "./account-view.js"
 import { warnMissingOnce } from "./adapter-support.js"
+import { countAccountChange } from "./change-limit.js"
 import { currentSession } from "./current-session.js"
 import { assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
-import { assertRecentAuth } from "./recent-auth.js"
+import { assertStepUp } from "./step-up.js"
 
 export async function getAccountAction(ctx: RequestContext): Promise<Outcome> {
   try {
@@ -54,13 +55,13 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
     const current = await currentSession(sctx)
     addCookies(ctx, current.cookies)
     if (!current.signedIn) throw new SessionRequired("Sign in to change your account")
-    assertRecentAuth(current.facts, { maxAge: ctx.config.session.recentAuthMaxAge })
-    const token = ctx.config.session.strategy === "jwt" ? await decodeSessionCookie(sctx) : null
+    await assertStepUp(ctx.config, current)
+    await countAccountChange(ctx, current.userId)
     const cookies = await runAccountOp(op, {
       sctx,
       userId: current.userId,
       sessionId: current.sessionId,
-      token,
+      token: current.token,
       body: ctx.parsed.body,
     })
     addCookies(ctx, cookies)
@@ -98,6 +99,7 @@ const STATUS: Record<string, number> = {
   InvalidRequest: 400,
   UnknownAction: 400,
   MissingCSRF: 403,
+  RateLimited: 429,
   StoreError: 503,
   StoreTimeout: 503,
   StoreFull: 503,
@@ -128,5 +130,10 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
         : publicError(error)
   if (formNavigation(ctx)) return redirect(await destination(ctx, type))
   const url = ctx.returnRedirect ? { url: await destination(ctx, type) } : {}
-  return json({ error: type, message, ...url }, status, NO_CACHE_HEADERS)
+  const retryAfter = error.details?.retryAfterSeconds
+  const headers =
+    typeof retryAfter === "number"
+      ? { ...NO_CACHE_HEADERS, "Retry-After": String(retryAfter) }
+      : NO_CACHE_HEADERS
+  return json({ error: type, message, ...url }, status, headers)
 }

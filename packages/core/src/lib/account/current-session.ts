@@ -1,12 +1,24 @@
 /**
- * The signed-in user behind a request, with what the account API and `requireRecentAuth`
- * need beyond `getSession`: the user id, the session's public id (never its token) and the
- * sign-in facts. The session is read first the ordinary way (revocation, `absoluteMaxAge`,
- * expiry and callbacks all apply), then its raw facts are taken from the token or the row.
+ * The signed-in user behind a request: THE reader for everything that acts for that user (the
+ * account API, two-factor settings, passkey registration, linking a provider account, the
+ * Qwik actions through them, `requireRecentAuth`). Nothing else decodes the session cookie to
+ * learn who is signed in.
+ *
+ * The session is read first the ordinary way (`readSession`: revocation, the user's session
+ * version, `absoluteMaxAge`, expiry and callbacks all apply), then its raw facts (user id,
+ * the session's public id, never its token, and the sign-in facts) are taken from the token or
+ * the row. A JWT session is also checked for revocation when `session.revocation: "reissue"`
+ * would have let an ordinary read skip it: acting for the user is never done by a session the
+ * user ended.
  */
 import type { AdapterUser } from "../../adapters.js"
+import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
+import type { RequestContext } from "../context.js"
+import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
+import { checkRevocation } from "../revocation/index.js"
 import type { SessionContext } from "../session/context.js"
+import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { readSession } from "../session/read.js"
 import { databaseSessionFacts, type RecentAuthFacts } from "./recent-auth.js"
@@ -18,17 +30,21 @@ export interface AccountUser {
   image: string | null
 }
 
-export type CurrentSession =
-  | { signedIn: false; cookies: ResponseCookie[] }
-  | {
-      signedIn: true
-      userId: string
-      user: AccountUser
-      /** The session's public id: the `sid` claim, or the database row's `id`. */
-      sessionId: string | undefined
-      facts: RecentAuthFacts
-      cookies: ResponseCookie[]
-    }
+export type SignedInSession = {
+  signedIn: true
+  userId: string
+  user: AccountUser
+  /** The user's row, when the adapter has it. */
+  stored: AdapterUser | null
+  /** The session's public id: the `sid` claim, or the database row's `id`. */
+  sessionId: string | undefined
+  /** The decoded token of a JWT session (`null` for a database session). */
+  token: JWT | null
+  facts: RecentAuthFacts
+  cookies: ResponseCookie[]
+}
+
+export type CurrentSession = { signedIn: false; cookies: ResponseCookie[] } | SignedInSession
 
 const orNull = (value: unknown): string | null => (typeof value === "string" ? value : null)
 
@@ -48,6 +64,8 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
   if (config.session.strategy === "jwt") {
     const token = await decodeSessionCookie(sctx)
     if (!token || typeof token.sub !== "string") return { signedIn: false, cookies }
+    const ended = await endedSinceRead(sctx, token)
+    if (ended) return ended
     const stored = config.adapter?.getUser ? await config.adapter.getUser(token.sub) : null
     return {
       signedIn: true,
@@ -60,7 +78,9 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
             email: token.email ?? undefined,
             image: token.picture ?? undefined,
           }),
+      stored,
       sessionId: typeof token.sid === "string" ? token.sid : undefined,
+      token,
       facts: {
         authTime: typeof token.auth_time === "number" ? token.auth_time : undefined,
         amr: Array.isArray(token.amr) ? token.amr.filter((v) => typeof v === "string") : undefined,
@@ -70,13 +90,60 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
   }
   const sessionToken = sctx.requestCookies[sctx.cookies.sessionToken.name]
   const found = sessionToken ? await config.adapter!.getSessionAndUser!(sessionToken) : null
-  if (!found) return { signedIn: false, cookies }
+  if (!found || found.session.expires.valueOf() <= Date.now()) return { signedIn: false, cookies }
   return {
     signedIn: true,
     userId: found.user.id,
     user: accountUser(found.user),
+    stored: found.user,
     sessionId: typeof found.session.id === "string" ? found.session.id : undefined,
+    token: null,
     facts: databaseSessionFacts(found.session),
     cookies,
   }
+}
+
+/**
+ * With `revocation: "reissue"` an ordinary read inside `updateAge` does not ask whether the
+ * session was ended; acting for the user does (one store or database read). `strict` already
+ * asked, `off` keeps no state. A backend that cannot answer is handled as a read handles it
+ * (`revocationFailure`: signed out by default, the cookie kept for when it is back).
+ */
+async function endedSinceRead(
+  sctx: SessionContext,
+  token: JWT,
+): Promise<CurrentSession | undefined> {
+  const { config, logger } = sctx
+  if (config.session.revocation !== "reissue") return undefined
+  const check = await checkRevocation(config, token)
+  if (check.outcome === "valid") return undefined
+  if (check.outcome === "unavailable") {
+    logger.error(check.error)
+    return config.session.revocationFailure === "open"
+      ? undefined
+      : { signedIn: false, cookies: [] }
+  }
+  const why = check.reason === "user-version" ? "signed out everywhere" : "this session signed out"
+  logger.warn("session-revoked", `(reason: ${why})`)
+  const { name, options } = sctx.cookies.sessionToken
+  return {
+    signedIn: false,
+    cookies: clearSessionCookies(options, presentSessionCookieNames(sctx.requestCookies, name)),
+  }
+}
+
+const perRequest = new WeakMap<RequestContext, Promise<CurrentSession>>()
+
+/**
+ * `currentSession` of an auth request, read once per request (the passkey callback and the
+ * account linking it leads to ask the same question). The caller adds `cookies` to the
+ * response when it answers for the session (no new session issued).
+ */
+export function currentSessionOf(ctx: RequestContext): Promise<CurrentSession> {
+  let read = perRequest.get(ctx)
+  if (!read) {
+    read = currentSession(sessionContext(ctx))
+    perRequest.set(ctx, read)
+  }
+  return read
 }

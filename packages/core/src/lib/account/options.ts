@@ -1,5 +1,6 @@
 /** Options of the account API (`{basePath}/account`), the top-level `account` config key. */
 import type { AdapterUser } from "../../adapters.js"
+import type { RateLimitRule, RateLimitStore } from "../rate-limit/store.js"
 import type { Awaitable } from "../types/awaitable.js"
 
 export interface AccountOptions {
@@ -10,4 +11,22 @@ export interface AccountOptions {
    * refused even when they have a password. Called only with a credentials provider configured.
    */
   hasCredentials?: (user: AdapterUser) => Awaitable<boolean>
+  /**
+   * The limit on changes of one user's account: the account API's changes, two-factor
+   * settings, adding a passkey and linking a provider account while signed in. Over it the
+   * answer is `RateLimited` (429, `Retry-After`). `false` turns it off.
+   */
+  rateLimit?: AccountRateLimitOptions | false
+}
+
+export interface AccountRateLimitOptions {
+  /** Changes per user. Default 30 per 15 minutes. */
+  perUser?: RateLimitRule | false
+  /** Where changes are counted. Default: the top-level `store`. */
+  store?: RateLimitStore
+  /**
+   * When the store cannot answer: `false` (default) refuses the change (a 503 `StoreError`);
+   * `true` lets it through.
+   */
+  failOpen?: boolean
 }

@@ -8,7 +8,8 @@
  * - `POST /two-factor/confirm`  `{ code }` during a required enrollment → the session and the
  *                               recovery codes (page, or JSON `{ recoveryCodes, url }`)
  *
- * Settings (signed in; JSON; every POST needs the CSRF token and a recent sign-in):
+ * Settings (signed in; JSON; every POST needs the CSRF token and a recent sign-in, and counts
+ * against the user's limit of account changes, `lib/account/change-limit.ts`):
  * - `GET  /two-factor/status`     → `TwoFactorStatus`
  * - `POST /two-factor/enroll`     → `{ uri, qrSvg, secret }`
  * - `POST /two-factor/confirm`    `{ code }` → `{ recoveryCodes }`
@@ -24,8 +25,10 @@ import {
   TwoFactorStateError,
   UnknownAction,
 } from "../../errors.js"
+import { countAccountChange } from "../account/change-limit.js"
 import { currentSession } from "../account/current-session.js"
 import { assertRecentAuth } from "../account/recent-auth.js"
+import { SECOND_FACTOR } from "../account/step-up.js"
 import { actionUrl, addCookies, pageUrl, type RequestContext } from "../context.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
 import { requireCsrf } from "../csrf/require.js"
@@ -60,7 +63,7 @@ import { twoFactorPageUrl } from "../two-factor/urls.js"
 import { issueSignIn } from "./callback/complete-sign-in.js"
 
 /** The second factor a disable or a regeneration must have been signed in with. */
-const STEP_UP_FACTORS = ["mfa"] as const
+const STEP_UP_FACTORS = SECOND_FACTOR
 
 const STATUS: Readonly<Record<string, number>> = {
   SessionRequired: 401,
@@ -280,6 +283,7 @@ async function recentlySignedIn(ctx: RequestContext, factors?: readonly string[]
     maxAge: ctx.config.session.recentAuthMaxAge,
     ...(factors ? { factors } : {}),
   })
+  await countAccountChange(ctx, current.userId)
   return current
 }
 
@@ -316,6 +320,7 @@ async function disableAction(ctx: RequestContext): Promise<Outcome> {
     maxAge: ctx.config.session.recentAuthMaxAge,
     ...(status?.enabledAt ? { factors: STEP_UP_FACTORS } : {}),
   })
+  await countAccountChange(ctx, current.userId)
   await disableTwoFactor(tctx, current.userId)
   return json({ ok: true })
 }

@@ -16,6 +16,7 @@ import {
 } from "../../errors.js"
 import type { ProviderConfig } from "../../providers/index.js"
 import type { AuthConfig } from "../../types.js"
+import { checkAccountRateLimit } from "../account/change-limit.js"
 import { missingClientCredentials } from "../oauth/provider.js"
 import { checkTwoFactor } from "../two-factor/config.js"
 import type { WarningCode } from "../warnings.js"
@@ -105,6 +106,7 @@ export function assertConfig(
   checkProviders(config, input, problems, warnings)
   checkAdapter(config.adapter, input, problems)
   checkTwoFactor(config.twoFactor, config.adapter, problems)
+  checkAccountRateLimit(config.account?.rateLimit, problems)
   return { problems, warnings }
 }
 

@@ -23,6 +23,8 @@ const STATUS_BY_TYPE: Record<string, number> = {
 
 /** Status of a client-safe error in a JSON endpoint; other client errors are 400. */
 const JSON_STATUS_BY_TYPE: Record<string, number> = {
+  SessionRequired: 401,
+  ReauthenticationRequired: 403,
   RateLimited: 429,
   StoreError: 503,
   StoreTimeout: 503,
@@ -48,6 +50,8 @@ export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
   if (status !== undefined) return json(errorBody(error), status, allowHeader(error))
   const { type, code } = publicError(error)
   const page = error.kind === "signIn" ? "signIn" : "error"
+  // The sign-in page says why it is asked again (`reauth=1`, as `requireRecentAuth` sends).
+  const reauth = error.type === "ReauthenticationRequired" ? "1" : undefined
   const retryAfter = retryAfterOf(error)
   const headers = retryAfterHeader(retryAfter)
   if (JSON_ACTIONS.has(ctx.action) || asksForJson(ctx)) {
@@ -55,11 +59,16 @@ export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
     // A sign-in-page error tells a script where a person can start again.
     const url =
       type !== "Configuration" && page === "signIn"
-        ? pageUrl(ctx, page, { error: type })
+        ? pageUrl(ctx, page, { error: type, reauth })
         : undefined
     return json({ ...errorBody(error), ...(url ? { url } : {}) }, status, headers)
   }
-  const url = pageUrl(ctx, page, { error: type, code, retryAfter: retryAfter?.toString() })
+  const url = pageUrl(ctx, page, {
+    error: type,
+    code,
+    retryAfter: retryAfter?.toString(),
+    reauth,
+  })
   return { kind: "redirect", url, ...(headers ? { headers } : {}) }
 }
 

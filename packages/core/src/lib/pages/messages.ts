@@ -65,6 +65,8 @@ const signInMessages: MessageTable = {
   StoreTimeout: storeUnavailable,
   StoreFull: storeUnavailable,
   InvalidTwoFactorCode: "The second-factor step expired or was already used. Sign in again.",
+  ReauthenticationRequired:
+    "For your security, sign in again (with your second factor, if it is on), then add the passkey or account again.",
 }
 
 /** The sign-in banner text for `error`: a listed message, or the generic one. */

@@ -12,14 +12,15 @@
  * A refusal (`invalid_grant`) clears the tokens, marks the session, fires `refreshTokenError`
  * and is remembered, so nobody asks the provider again with that token.
  */
+
 import { InvalidProvider, RefreshTokenError, TokenEndpointTimeout } from "../../errors.js"
 import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
 import type { AuthConfig } from "../../types.js"
+import { currentSession } from "../account/current-session.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
 import { emitEvent } from "../events.js"
 import type { SessionContext } from "../session/context.js"
 import { requestSessionContext } from "../session/get-session.js"
-import { decodeSessionCookie } from "../session/jwt-session.js"
 import { nowSeconds } from "../time.js"
 import type { ResponseCookie } from "../types/cookies.js"
 import {
@@ -101,22 +102,23 @@ function refreshingProvider(
   return { provider: provider as AnyOAuthProviderConfig, options }
 }
 
-/** The holder of the signed-in user's tokens, or `null` when the request has no session. */
+/**
+ * The holder of the signed-in user's tokens, or `null` when the request has no session. Who is
+ * signed in comes from the one reader (`currentSession`): an ended session, one of an older
+ * session version or past `absoluteMaxAge` gets no provider token.
+ */
 async function holderFor(sctx: SessionContext, providerId: string): Promise<TokenHolder | null> {
   const { config } = sctx
   const adapter = config.adapter
-  if (config.session.strategy === "jwt") {
-    const token = await decodeSessionCookie(sctx)
-    if (!token || typeof token.sub !== "string") return null
-    if (!adapter)
-      return sessionCookieHolder(sctx, token as typeof token & { sub: string }, providerId)
-    return accountRowHolder(adapter, config.secret, token.sub, providerId, { sctx, token })
+  const current = await currentSession(sctx)
+  if (!current.signedIn) return null
+  if (current.token) {
+    const token = current.token as typeof current.token & { sub: string }
+    if (!adapter) return sessionCookieHolder(sctx, token, providerId)
+    return accountRowHolder(adapter, config.secret, current.userId, providerId, { sctx, token })
   }
-  const sessionToken = sctx.requestCookies[sctx.cookies.sessionToken.name]
-  if (!sessionToken || !adapter) return null
-  const found = await adapter.getSessionAndUser!(sessionToken)
-  if (!found || found.session.expires.valueOf() <= Date.now()) return null
-  return accountRowHolder(adapter, config.secret, found.user.id, providerId)
+  if (!adapter) return null
+  return accountRowHolder(adapter, config.secret, current.userId, providerId)
 }
 
 async function currentTokens(

@@ -15,8 +15,10 @@ import type { Adapter, AdapterUser } from "../../adapters.js"
 import { InvalidRequest, MethodNotAllowed, WebAuthnVerificationError } from "../../errors.js"
 import type { ProviderConfig } from "../../providers/index.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
+import { currentSessionOf } from "../account/current-session.js"
+import { assertStepUp } from "../account/step-up.js"
 import { completeSignIn } from "../actions/callback/complete-sign-in.js"
-import { currentUser } from "../actions/callback/handle-login.js"
+import { signedInUser } from "../actions/callback/handle-login.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { addCookies, type RequestContext } from "../context.js"
 import { requireCsrf } from "../csrf/require.js"
@@ -184,11 +186,15 @@ async function register(ceremony: Ceremony, response: RegistrationResponseJSON):
   if (!registering || typeof registering.email !== "string") {
     throw refuse(ceremony, "The registration challenge names no user", "no-user")
   }
-  // Options minted for one session (or for a signed-out visitor) register for that one only.
-  const signedIn = await currentUser(ctx)
+  // Options minted for one session (or for a signed-out visitor) register for that one only;
+  // a session ended since (or one past absoluteMaxAge) is nobody's.
+  const signedIn = await signedInUser(ctx)
   if ((registering.id ?? null) !== (signedIn?.id ?? null)) {
     throw refuse(ceremony, "The registration was started by another session", "user-mismatch")
   }
+  // Still recent (with the second factor when it is on): the options may be minutes old.
+  const current = await currentSessionOf(ctx)
+  if (current.signedIn) await assertStepUp(ctx.config, current)
   let info: NonNullable<Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"]>
   try {
     const verification = await verifyRegistrationResponse({ response, ...expectations(ceremony) })

@@ -8,7 +8,10 @@
  *   user re-authenticating gets `allowCredentials` = their own credentials.
  * - `register`: for the signed-in user, or for a new user by `email`. Whether the address
  *   already has an account is decided by the callback, after a real ceremony (it refuses to
- *   join an existing account: `lib/account/email-ownership.ts`).
+ *   join an existing account: `lib/account/email-ownership.ts`). Signed in, adding a passkey
+ *   is an account change: it needs a recent sign-in, with the second factor when two-factor is
+ *   on (`ReauthenticationRequired`, 403), and counts against the user's limit of changes
+ *   (`lib/account/change-limit.ts`).
  * - no `action` (Auth.js's name for "let the server choose"): signed in → 400; else `register`
  *   when an email is given, `authenticate` without one. Unlike Auth.js, the choice never
  *   depends on whether the email has an account: the answer has the same status and shape
@@ -21,7 +24,10 @@ import { generateAuthenticationOptions, generateRegistrationOptions } from "@sim
 import type { AdapterUser } from "../../adapters.js"
 import { EmailSignInError, InvalidRequest, RateLimited } from "../../errors.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
-import { currentUser } from "../actions/callback/handle-login.js"
+import { countAccountChange } from "../account/change-limit.js"
+import { currentSessionOf } from "../account/current-session.js"
+import { assertStepUp } from "../account/step-up.js"
+import { signedInUser } from "../actions/callback/handle-login.js"
 import { addCookies, type RequestContext } from "../context.js"
 import { normalizeIdentifier } from "../email/normalize-identifier.js"
 import { json, type Outcome } from "../http/outcome.js"
@@ -35,11 +41,13 @@ import { relyingParty } from "./relying-party.js"
 export async function webauthnOptionsAction(ctx: RequestContext): Promise<Outcome> {
   const provider = requireWebAuthnProvider(ctx)
   const requested = parseAction(ctx.parsed.query.action)
-  const signedIn = await currentUser(ctx)
+  const signedIn = await signedInUser(ctx)
   const email = parseEmail(ctx.parsed.query.email)
   const limited = await rateLimited(ctx, provider, email)
   if (limited) return limited
   const action = chooseAction(requested, signedIn, email)
+  // The session was read: a re-issue (or the deletion of an ended one) reaches the browser.
+  addCookies(ctx, (await currentSessionOf(ctx)).cookies)
 
   if (action === "authenticate") {
     const options = await authenticationOptions(ctx, provider, signedIn)
@@ -49,6 +57,7 @@ export async function webauthnOptionsAction(ctx: RequestContext): Promise<Outcom
     return json({ action, options })
   }
 
+  if (signedIn) await mayAddPasskey(ctx)
   const user: RegisteringUser = signedIn
     ? { id: signedIn.id, email: signedIn.email, name: signedIn.name ?? null }
     : { email: email! }
@@ -57,6 +66,14 @@ export async function webauthnOptionsAction(ctx: RequestContext): Promise<Outcom
     await sealChallenge(ctx, { challenge: options.challenge, provider: provider.id, action, user }),
   ])
   return json({ action, options })
+}
+
+/** A signed-in user adding a passkey: the step-up rule, then one change counted. */
+async function mayAddPasskey(ctx: RequestContext): Promise<void> {
+  const current = await currentSessionOf(ctx)
+  if (!current.signedIn) return
+  await assertStepUp(ctx.config, current)
+  await countAccountChange(ctx, current.userId)
 }
 
 function parseAction(value: string | undefined): CeremonyAction | undefined {

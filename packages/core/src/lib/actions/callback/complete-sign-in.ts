@@ -9,6 +9,7 @@ import { AccessDenied, AuthError } from "../../../errors.js"
 import type { JWT } from "../../../jwt.js"
 import type { ProviderConfig } from "../../../providers/index.js"
 import type { CallbacksOptions } from "../../../types.js"
+import { currentSessionOf } from "../../account/current-session.js"
 import { coarseUserAgent } from "../../account/user-agent.js"
 import { addCookies, pageUrl, type RequestContext } from "../../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/session-store.js"
@@ -42,8 +43,9 @@ export async function completeSignIn(
   const detour = await runSignInCallback(ctx, attempt)
   if (detour !== undefined) return redirect(detour)
 
-  const { user, account, isNewUser } = await resolveLogin(ctx, provider, attempt)
+  const { user, account, isNewUser, linkedToCurrent } = await resolveLogin(ctx, provider, attempt)
   await attempt.afterLogin?.(user)
+  if (linkedToCurrent) return keepCurrentSession(ctx, provider, attempt.callbackUrl)
   const amr = attempt.amr ?? firstFactorAmr(provider)
   const signIn: VerifiedSignIn = {
     user,
@@ -168,6 +170,22 @@ export async function issueSignIn(
     return redirect(pageUrl(ctx, "newUser", { callbackUrl: signIn.callbackUrl }))
   }
   return redirect(signIn.callbackUrl)
+}
+
+/**
+ * A passkey or provider account added to the signed-in user: the current session goes on as it
+ * is (a re-issue while it was read keeps its `auth_time` and `amr`), and no `signIn` event
+ * fires: nobody signed in. Then to the callback URL, as after a sign-in.
+ */
+async function keepCurrentSession(
+  ctx: RequestContext,
+  provider: ProviderConfig,
+  callbackUrl: string,
+): Promise<Outcome> {
+  const current = await currentSessionOf(ctx)
+  addCookies(ctx, current.cookies)
+  ctx.logger.debug("account linked to the current session", { provider: provider.id })
+  return redirect(callbackUrl)
 }
 
 /**

@@ -4,14 +4,15 @@
  * user as given. One small function per provider kind.
  */
 import type { AdapterAccount, AdapterUser } from "../../../adapters.js"
-import { AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
+import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
+import { countAccountChange } from "../../account/change-limit.js"
+import { currentSessionOf } from "../../account/current-session.js"
 import { markVerified, type OwnershipOutcome, proveEmail } from "../../account/email-ownership.js"
+import { assertStepUp } from "../../account/step-up.js"
 import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
 import { accountRowOf, storeSignInTokens } from "../../refresh/sign-in.js"
-import { sessionContext } from "../../session/from-request.js"
-import { decodeSessionCookie } from "../../session/jwt-session.js"
 import type { Account, User } from "../../types/records.js"
 import { decideAccountLinking } from "./account-linking.js"
 import type { SignInAttempt } from "./sign-in-attempt.js"
@@ -28,6 +29,11 @@ export interface ResolvedLogin {
   user: User
   account: Account | null
   isNewUser: boolean
+  /**
+   * The account was added to the signed-in user of this request: nobody signed in, and the
+   * current session goes on unchanged (no new `auth_time`, no new `amr`, no new session).
+   */
+  linkedToCurrent?: true
 }
 
 type LoginResolver = (
@@ -59,18 +65,15 @@ export function resolveLogin(
   return resolvers[provider.type](ctx, provider, attempt)
 }
 
-/** The user of the request's current session, if any (for linking a new account to them). */
-export async function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
-  const adapter = ctx.config.adapter!
-  const name = ctx.cookies.sessionToken.name
-  if (ctx.config.session.strategy === "jwt") {
-    const token = await decodeSessionCookie(sessionContext(ctx))
-    return token?.sub ? ((await adapter.getUser?.(token.sub)) ?? null) : null
-  }
-  const sessionToken = ctx.parsed.cookies[name]
-  if (!sessionToken) return null
-  const found = await adapter.getSessionAndUser?.(sessionToken)
-  return found && found.session.expires.valueOf() > Date.now() ? found.user : null
+/**
+ * The user of the request's current session, if any (for linking a new account to them), read
+ * by the one reader (`currentSessionOf`): a session that was ended, is past `absoluteMaxAge`
+ * or belongs to an older session version is nobody.
+ */
+export async function signedInUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  const current = await currentSessionOf(ctx)
+  if (!current.signedIn) return null
+  return current.stored ?? (await ctx.config.adapter?.getUser?.(current.userId)) ?? null
 }
 
 /**
@@ -100,7 +103,7 @@ async function resolveAccountLogin(
 
   // OAuth: the state check already refused a callback arriving in another browser session, so
   // this is the session that started the flow (lib/oauth/checks.ts).
-  const signedIn = await currentUser(ctx)
+  const signedIn = await signedInUser(ctx)
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const accountUser = await adapter.getUserByAccount!(key)
   const email = attempt.user.email || undefined
@@ -139,7 +142,17 @@ async function resolveAccountLogin(
     case "sign-in-existing":
       await storeSignInTokens(ctx.config, provider, account)
       return { user: decision.user, account, isNewUser: false }
-    case "link-to-current":
+    case "link-to-current": {
+      // Adding a way to sign in is an account change: a recent sign-in (with the second
+      // factor when it is on), counted against the user's limit (a passkey counted when its
+      // options were asked for).
+      const current = await currentSessionOf(ctx)
+      if (!current.signedIn) throw new AccessDenied("The session ended during the sign-in")
+      await assertStepUp(ctx.config, current)
+      if (provider.type !== "webauthn") await countAccountChange(ctx, current.userId)
+      await link(decision.user)
+      return { user: decision.user, account, isNewUser: false, linkedToCurrent: true }
+    }
     case "link-by-email":
       await link(decision.user)
       return { user: decision.user, account, isNewUser: false }
@@ -182,7 +195,7 @@ async function resolveEmailLogin(
   const email = attempt.user.email
   if (!adapter || !email) return asGiven(ctx, provider, attempt)
   // The link proved the mailbox (lib/account/email-ownership.ts).
-  const proof = await proveEmail(ctx, email, await currentUser(ctx))
+  const proof = await proveEmail(ctx, email, await signedInUser(ctx))
   switch (proof.kind) {
     case "unproven":
       throw new AccountNotLinked(
