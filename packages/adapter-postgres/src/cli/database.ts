@@ -5,7 +5,7 @@
 import type { AuthConfig } from "@latchkey/core"
 import { PostgresAdapter } from "../adapter.js"
 import type { Queryable } from "../client.js"
-import type { CliIo } from "./index.js"
+import type { CliIo } from "./types.js"
 
 export interface OperatorDatabase {
   /** A config for `@latchkey/core/admin`: this database as adapter, nothing else. */

@@ -7,20 +7,9 @@
  * @module @latchkey/adapter-postgres/cli
  */
 import { UsageError } from "./args.js"
+import type { CliIo, Subcommand } from "./types.js"
 
-/** Where a command reads its environment and writes its output. */
-export interface CliIo {
-  readonly env: Readonly<Record<string, string | undefined>>
-  out(line: string): void
-  err(line: string): void
-}
-
-export interface Subcommand {
-  /** One line: the arguments and what it does. */
-  readonly usage: string
-  /** Runs the command; the process exit code. */
-  run(args: readonly string[], io: CliIo): Promise<number>
-}
+export type { CliIo, Subcommand } from "./types.js"
 
 /** Every subcommand, by name; each module is imported only when its command runs. */
 export const subcommands: Readonly<Record<string, () => Promise<Subcommand>>> = {

@@ -5,7 +5,7 @@
 import { resetTwoFactor } from "@latchkey/core/admin"
 import { parseArgs, UsageError } from "./args.js"
 import { openDatabase } from "./database.js"
-import type { Subcommand } from "./index.js"
+import type { Subcommand } from "./types.js"
 
 export const command: Subcommand = {
   usage: "<userId>",

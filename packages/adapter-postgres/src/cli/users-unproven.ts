@@ -7,7 +7,7 @@
 import { listUnprovenUsers, removeUnprovenUsers } from "@latchkey/core/admin"
 import { parseArgs, parseDuration, UsageError } from "./args.js"
 import { openDatabase } from "./database.js"
-import type { Subcommand } from "./index.js"
+import type { Subcommand } from "./types.js"
 
 export const command: Subcommand = {
   usage: "--older-than <30d|12h|90m> [--limit <n>] [--remove]",
