@@ -10,6 +10,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter, AdapterAuthenticator } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
 import type { AccountClaimedMessage } from "../../src/lib/account/claim.js"
+import { createLogger } from "../../src/lib/logger.js"
 import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
 import type { WarningCode } from "../../src/lib/warnings.js"
 import Credentials from "../../src/providers/credentials.js"
@@ -293,5 +294,14 @@ describe("what does not claim", () => {
     expect(h.claims).toEqual([])
     expect(await h.adapter.listAuthenticatorsByUserId!(squatter.row.id)).toHaveLength(1)
     expect(await h.adapter.getTwoFactor!(squatter.row.id)).not.toBeNull()
+  })
+})
+
+describe("the account-claimed log line", () => {
+  it("is logged for every claim, never folded into one line per process like other warnings", () => {
+    const lines: string[] = []
+    const logger = createLogger({ logger: { warn: (code) => void lines.push(code) } })
+    for (let i = 0; i < 30; i++) logger.warn("account-claimed", `(user ${i}, …)`)
+    expect(lines).toHaveLength(30)
   })
 })
