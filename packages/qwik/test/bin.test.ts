@@ -10,6 +10,15 @@ import { migrate, type Queryable } from "../../adapter-postgres/src/index.js"
 
 const bin = fileURLToPath(new URL("../bin/latchkey.mjs", import.meta.url))
 
+/** Runs the bin with `env` added to this process's environment; its stdout. */
+function runBin(env: Record<string, string>, args: string[]): string {
+  return execFileSync(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    stdio: "pipe",
+  })
+}
+
 describe("latchkey secret", () => {
   it("prints a new 32-byte base64url secret each time", () => {
     const a = execFileSync(process.execPath, [bin, "secret"], { encoding: "utf8" }).trim()
@@ -105,15 +114,15 @@ describe("latchkey database commands (spawned; @latchkey/adapter-postgres and co
     async ({ create }) => {
       const { url, drop } = await create()
       try {
-        const env = { ...process.env, DATABASE_URL: url }
-        const run = (...args: string[]) =>
-          execFileSync(process.execPath, [bin, ...args], { env, encoding: "utf8", stdio: "pipe" })
-        expect(run("users:unproven", "--older-than", "30d")).toMatch(/^\d+\told@example\.com\n$/)
-        expect(run("users:unproven", "--older-than", "30d", "--remove")).toContain(
+        const env = { DATABASE_URL: url }
+        expect(runBin(env, ["users:unproven", "--older-than", "30d"])).toMatch(
+          /^\d+\told@example\.com\n$/,
+        )
+        expect(runBin(env, ["users:unproven", "--older-than", "30d", "--remove"])).toContain(
           "old@example.com",
         )
-        expect(run("users:unproven", "--older-than", "30d")).toBe("")
-        expect(run("users:unproven", "--older-than", "0m")).toContain("new@example.com")
+        expect(runBin(env, ["users:unproven", "--older-than", "30d"])).toBe("")
+        expect(runBin(env, ["users:unproven", "--older-than", "0m"])).toContain("new@example.com")
       } finally {
         await drop()
       }
