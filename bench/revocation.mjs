@@ -19,7 +19,8 @@ const ROUND_MS = Number(process.env.BENCH_REVOCATION_ROUND_MS ?? 600)
 const ROUNDS = Number(process.env.BENCH_REVOCATION_ROUNDS ?? 7)
 const COOKIE = "authjs.session-token"
 
-async function reader(extra) {
+/** A JWT session read (getSession) under `extra` config; checks once that it reads a session. */
+export async function reader(extra) {
   const config = {
     secret: SECRET,
     trustHost: true,

@@ -7,6 +7,8 @@ import { benchPasskeys } from "./passkey.mjs"
 import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokensOffNode } from "./runtimes.mjs"
+import { benchSignIn } from "./sign-in.mjs"
+import { benchStores } from "./stores.mjs"
 import { benchTokens } from "./token.mjs"
 import { benchTwoFactor } from "./two-factor.mjs"
 
@@ -15,11 +17,13 @@ const suites = {
   tokens: benchTokens,
   "tokens-web": benchTokensOffNode,
   "auth-session": benchAuthSession,
+  "sign-in": benchSignIn,
   "db-session": benchDatabaseSession,
   "qwik-page": benchQwikPages,
   "qwik2-page": benchQwik2Pages,
   "access-token": benchAccessToken,
   revocation: benchRevocation,
+  stores: benchStores,
   passkey: benchPasskeys,
   "two-factor": benchTwoFactor,
 }

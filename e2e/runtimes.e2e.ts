@@ -20,7 +20,13 @@ import {
   removeFixtures,
 } from "./fixture-apps.js"
 import { FormClient } from "./form-client.js"
-import { type AppEnv, buildClient, buildServer, installRuntimeTools, RUNTIMES } from "./runtimes.js"
+import {
+  type AppEnv,
+  buildClient,
+  buildServer,
+  installRuntimeTools,
+  selectedRuntimes,
+} from "./runtimes.js"
 
 const ADA = { email: "ada@example.com", password: "correct horse battery staple" }
 const SESSION_COOKIE = "authjs.session-token"
@@ -65,7 +71,7 @@ async function signInWith(page: Page, password: string) {
   await Promise.all([page.waitForLoadState(), page.click("button")])
 }
 
-for (const runtime of RUNTIMES) {
+for (const runtime of selectedRuntimes()) {
   describe(runtime.name, () => {
     let server: RunningApp
 
@@ -131,5 +137,20 @@ for (const runtime of RUNTIMES) {
       expect(after.find((c) => c.name === SESSION_COOKIE)).toBeUndefined()
       await context.close()
     })
+
+    it(
+      runtime.isolates
+        ? "warns once that the memory store holds per isolate (store-per-isolate), naming what"
+        : "does not warn about isolates: one long-lived process",
+      () => {
+        // By now the app has served many requests, each resolving its config.
+        const lines =
+          server.output().match(/\[latchkey\]\[warn\]\[store-per-isolate\][^\n]*/g) ?? []
+        if (!runtime.isolates) return expect(lines).toEqual([])
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toContain("sign-in rate limits count per isolate")
+        expect(lines[0]).toContain("@latchkey/store-durable-object")
+      },
+    )
   })
 }

@@ -42,10 +42,12 @@ async function vite(app: FixtureApp, args: string[]): Promise<void> {
   })
 }
 
-/** What every runtime gets: the secret and the app's URL (the quick start's `.env`). */
+/** What every runtime gets: the secret and the app's URL (the quick start's `.env`), and any
+ * other variable an app reads through `event.env`. */
 export interface AppEnv {
   AUTH_SECRET: string
   AUTH_URL: string
+  [name: string]: string
 }
 
 export interface Runtime {
@@ -53,6 +55,8 @@ export interface Runtime {
   name: string
   /** The Qwik City adapter (`adapters/<adapter>/vite.config.ts` of the fixture). */
   adapter: string
+  /** The platform serves one app from many isolates (Cloudflare Workers, Vercel Edge). */
+  isolates: boolean
   start(app: FixtureApp, port: number, env: AppEnv): Promise<RunningApp>
 }
 
@@ -61,6 +65,7 @@ export const RUNTIMES: Runtime[] = [
   {
     name: "Node (node-server)",
     adapter: "node-server",
+    isolates: false,
     start: (app, port, env) =>
       startCommand(
         app,
@@ -73,6 +78,7 @@ export const RUNTIMES: Runtime[] = [
   {
     name: "Deno",
     adapter: "deno",
+    isolates: false,
     start: (app, port, env) => {
       // deno.json maps the middleware's https://deno.land/std import to a local module.
       const args = ["run", "--no-lock", "--config", "deno.json", "--allow-net=127.0.0.1"]
@@ -84,12 +90,14 @@ export const RUNTIMES: Runtime[] = [
   {
     name: "Bun",
     adapter: "bun",
+    isolates: false,
     start: (app, port, env) =>
       startCommand(app, bin("bun"), ["server/entry.bun.js"], portEnv(port, env), port),
   },
   {
     name: "Cloudflare Pages (wrangler pages dev, workerd, no compatibility flags)",
     adapter: "cloudflare-pages",
+    isolates: true,
     start: async (app, port, env) => {
       // Local secrets of a Pages project live in .dev.vars, as Cloudflare's docs say.
       const vars = Object.entries(env).map(([key, value]) => `${key}=${value}\n`)
@@ -104,6 +112,7 @@ export const RUNTIMES: Runtime[] = [
   {
     name: "Vercel Edge (edge-runtime)",
     adapter: "vercel-edge",
+    isolates: true,
     start: (app, port, env) => {
       const script = join(toolsDir, "serve-vercel-edge.mjs")
       const edgeEnv = { ...env, EDGE_ENV_KEYS: Object.keys(env).join(",") }
@@ -111,6 +120,15 @@ export const RUNTIMES: Runtime[] = [
     },
   },
 ]
+
+/**
+ * The runtimes to run: all, or those whose adapter `E2E_RUNTIMES` names (comma-separated, e.g.
+ * `cloudflare-pages,vercel-edge`), so one can be worked on without building the others.
+ */
+export function selectedRuntimes(runtimes: Runtime[] = RUNTIMES): Runtime[] {
+  const wanted = process.env.E2E_RUNTIMES?.split(",").filter(Boolean)
+  return wanted ? runtimes.filter((r) => wanted.includes(r.adapter)) : runtimes
+}
 
 function portEnv(port: number, env: AppEnv): Record<string, string> {
   return { ...env, PORT: String(port) }

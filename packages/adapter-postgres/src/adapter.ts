@@ -7,6 +7,7 @@ import type {
   AdapterSessionRecord,
   AdapterTwoFactor,
   AdapterUser,
+  SessionRecordBound,
   VerificationToken,
 } from "@latchkey/core/adapters"
 import { type Queryable, query, type Row, transaction } from "./client.js"
@@ -26,6 +27,11 @@ import {
 import { storedSessionToken } from "./session-token.js"
 import { sql } from "./sql.js"
 import { statementNames } from "./statement-names.js"
+
+/** How many of the user's other records a bounded write keeps (no bound: all of them). */
+function othersKept(bound: SessionRecordBound | undefined): number {
+  return bound ? Math.max(0, bound.maxPerUser - 1) : 2_147_483_647
+}
 
 /** A patch field as the `CASE WHEN $n` pair: `undefined` leaves a column, `null` clears it. */
 const set = (value: unknown) => [value !== undefined, value ?? null]
@@ -187,23 +193,6 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
         const dbId = toDbId(userId)
         if (dbId !== null) await rows(sql.deleteUserSessions, [dbId])
       }),
-      createSessionRecord: guarded("createSessionRecord", async (record: AdapterSessionRecord) => {
-        await rows(sql.createSessionRecord, [
-          record.sid,
-          record.userId,
-          record.authTime,
-          record.expires,
-        ])
-      }),
-      listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
-        const found = await rows(sql.listSessionRecords, [userId])
-        return found.map((row) => ({
-          sid: String(row.sid),
-          userId: String(row.userId),
-          authTime: toDate(row.authTime),
-          expires: toDate(row.expires),
-        }))
-      }),
     }
   }
 
@@ -344,13 +333,12 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     ),
   }
 
-  if (options.revocation !== false) Object.assign(adapter, revocationMethods())
   const account = options.account !== false
-  Object.assign(adapter, sessionMethods(account))
-  if (account) {
-    Object.assign(adapter, accountMethods())
-    if (options.revocation !== false) Object.assign(adapter, fullSessionRecordMethods())
+  if (options.revocation !== false) {
+    Object.assign(adapter, revocationMethods(), sessionRecordMethods(account))
   }
+  Object.assign(adapter, sessionMethods(account))
+  if (account) Object.assign(adapter, accountMethods())
   if (options.twoFactor !== false) Object.assign(adapter, twoFactorMethods())
 
   if (options.authenticators === false) return adapter
@@ -386,28 +374,41 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     }
   }
 
-  /** Session records with the last re-issue and user agent (migration 0005). */
-  function fullSessionRecordMethods(): Partial<Adapter> {
+  /**
+   * Session records; with `full`, also the last re-issue and the user agent (the columns of
+   * migration 0005, read and written only when the account columns exist).
+   */
+  function sessionRecordMethods(full: boolean): Partial<Adapter> {
     return {
-      createSessionRecord: guarded("createSessionRecord", async (record: AdapterSessionRecord) => {
-        await rows(sql.createSessionRecordFull, [
-          record.sid,
-          record.userId,
-          record.authTime,
-          record.expires,
-          record.lastSeenAt ?? null,
-          record.userAgent ?? null,
-        ])
-      }),
+      createSessionRecord: guarded(
+        "createSessionRecord",
+        async (record: AdapterSessionRecord, bound?: SessionRecordBound) => {
+          const extra = full ? [record.lastSeenAt ?? null, record.userAgent ?? null] : []
+          await rows(full ? sql.createSessionRecordFull : sql.createSessionRecord, [
+            record.sid,
+            record.userId,
+            record.authTime,
+            record.expires,
+            ...extra,
+            othersKept(bound),
+          ])
+        },
+      ),
       listSessionRecords: guarded("listSessionRecords", async (userId: string) => {
-        const found = await rows(sql.listSessionRecordsFull, [userId])
+        const found = await rows(full ? sql.listSessionRecordsFull : sql.listSessionRecords, [
+          userId,
+        ])
         return found.map((row) => ({
           sid: String(row.sid),
           userId: String(row.userId),
           authTime: toDate(row.authTime),
           expires: toDate(row.expires),
-          lastSeenAt: row.lastSeenAt == null ? null : toDate(row.lastSeenAt),
-          userAgent: row.userAgent == null ? null : String(row.userAgent),
+          ...(full
+            ? {
+                lastSeenAt: row.lastSeenAt == null ? null : toDate(row.lastSeenAt),
+                userAgent: row.userAgent == null ? null : String(row.userAgent),
+              }
+            : {}),
         }))
       }),
     }

@@ -106,8 +106,12 @@ export const sql = {
 
   deleteUserSessions: `DELETE FROM sessions WHERE "userId" = $1`,
 
+  // Bounded per user as it is written: expired records go, and so do all but the newest $5 of
+  // the others (one account signed in again and again must not grow the table).
   createSessionRecord: `WITH purged AS (
-      DELETE FROM session_records WHERE "userId" = $2 AND expires < now() AND sid <> $1)
+      DELETE FROM session_records WHERE "userId" = $2 AND sid <> $1 AND (expires < now()
+        OR sid IN (SELECT sid FROM session_records WHERE "userId" = $2 AND sid <> $1
+          ORDER BY "authTime" DESC, sid DESC OFFSET $5::integer)))
     INSERT INTO session_records (sid, "userId", "authTime", expires) VALUES ($1, $2, $3, $4)
     ON CONFLICT (sid) DO UPDATE SET expires = EXCLUDED.expires`,
 
@@ -165,7 +169,9 @@ export const sql = {
     WHERE "credentialID" = $1 RETURNING ${authenticatorColumnsFull}`,
 
   createSessionRecordFull: `WITH purged AS (
-      DELETE FROM session_records WHERE "userId" = $2 AND expires < now() AND sid <> $1)
+      DELETE FROM session_records WHERE "userId" = $2 AND sid <> $1 AND (expires < now()
+        OR sid IN (SELECT sid FROM session_records WHERE "userId" = $2 AND sid <> $1
+          ORDER BY "authTime" DESC, sid DESC OFFSET $7::integer)))
     INSERT INTO session_records (sid, "userId", "authTime", expires, "lastSeenAt", "userAgent")
     VALUES ($1, $2, $3, $4, $5, $6)
     ON CONFLICT (sid) DO UPDATE SET expires = EXCLUDED.expires,

@@ -82,6 +82,36 @@ export function revocationTests(t: ContractContext) {
       expect(await a.listSessionRecords(unique("user-"))).toEqual([])
     })
 
+    it("a bounded write keeps the user's newest records only; no bound keeps all", async (ctx) => {
+      const a = methods(ctx)
+      const userId = unique("user-")
+      const other = unique("user-")
+      const at = (i: number) => new Date(1_700_000_000_000 + i * 1000)
+      const sids = Array.from({ length: 8 }, () => unique("sid-"))
+      for (const [i, sid] of sids.entries()) {
+        await a.createSessionRecord({ sid, userId, authTime: at(i), expires: inOneHour() })
+      }
+      await a.createSessionRecord({
+        sid: unique("sid-"),
+        userId: other,
+        authTime: at(0),
+        expires: inOneHour(),
+      })
+      expect(await a.listSessionRecords(userId)).toHaveLength(8)
+      const newest = unique("sid-")
+      await a.createSessionRecord(
+        { sid: newest, userId, authTime: at(9), expires: inOneHour() },
+        { maxPerUser: 3 },
+      )
+      expect((await a.listSessionRecords(userId)).map((r) => r.sid)).toEqual([
+        sids[6],
+        sids[7],
+        newest,
+      ])
+      // Another user's records are not touched.
+      expect(await a.listSessionRecords(other)).toHaveLength(1)
+    })
+
     it("revokeSession forgets the record; a bump forgets all the user's records", async (ctx) => {
       const a = methods(ctx)
       const userId = unique("user-")

@@ -68,6 +68,12 @@ export interface AdapterSessionRecord {
   expires: Date
 }
 
+/** The bound a session record write keeps (`createSessionRecord`). */
+export interface SessionRecordBound {
+  /** Most records kept per user, the newest sign-ins (`session.maxListedSessions`). */
+  maxPerUser: number
+}
+
 /** The provider and the user's id at that provider: the key of an account. */
 export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
@@ -143,8 +149,12 @@ export interface Adapter {
   bumpUserSessionVersion?(userId: string): Awaitable<number>
   /** Deletes every database session (row) of the user: `revokeUserSessions` with them. */
   deleteUserSessions?(userId: string): Awaitable<void>
-  /** Stores (or, same `sid`, updates) a session record. */
-  createSessionRecord?(record: AdapterSessionRecord): Awaitable<void>
+  /**
+   * Stores (or, same `sid`, updates) a session record. With `bound`, the same write removes the
+   * user's expired records and all but the newest `bound.maxPerUser` (this one included), so
+   * one account signed in again and again never grows the table.
+   */
+  createSessionRecord?(record: AdapterSessionRecord, bound?: SessionRecordBound): Awaitable<void>
   /** The user's records that have not expired, oldest sign-in first. */
   listSessionRecords?(userId: string): Awaitable<AdapterSessionRecord[]>
 

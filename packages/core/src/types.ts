@@ -68,6 +68,13 @@ export interface SessionOptions {
    * A session whose sign-in time is unknown (issued by Auth.js) is never recent. Default 600.
    */
   recentAuthMaxAge?: number
+  /**
+   * JWT sessions with revocation on: most sessions the store lists per user ("your devices").
+   * A sign-in past it drops the oldest entry in the same atomic write, so one account signed in
+   * again and again never grows the store. A session that fell off the list still works and
+   * still ends with "sign out everywhere" (the user's session version). Default 50.
+   */
+  maxListedSessions?: number
 }
 
 export type SessionRevocationMode = "strict" | "reissue" | "off"

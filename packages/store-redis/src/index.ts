@@ -10,6 +10,14 @@
  * // AuthConfig: { ..., store }
  * ```
  *
+ * A Redis Cluster client (`createCluster()`) is taken the same way. The Lua scripts and the
+ * map-field codec, free of any client, are `@latchkey/store-redis/scripts`.
+ *
  * @module @latchkey/store-redis
  */
-export { type RedisCommandClient, RedisStore, type RedisStoreOptions } from "./redis-store.js"
+export {
+  type RedisClusterCommandClient,
+  type RedisCommandClient,
+  RedisStore,
+  type RedisStoreOptions,
+} from "./redis-store.js"

@@ -2,7 +2,7 @@
  * `RedisStore`: the Latchkey store on Redis, shared by every instance of an app.
  *
  * - Atomic: `hit` is one Lua script (count + window expiry), `consumeOnce` is `SET NX PX`,
- *   `set` is `SET PX`: each is a single command, so there is no read-modify-write race.
+ *   `set` is `SET PX` (on a cluster, a script each): one command, no read-modify-write race.
  * - Every key is under `prefix` and has a TTL; values are bounded (`maxValueBytes`).
  * - Every command has a timeout (`commandTimeoutMs`): a dead or slow server is a
  *   `StoreTimeout` (or `StoreError` when the client refuses at once), never a hang. The core
@@ -11,27 +11,52 @@
  *   not connected (node-redis reconnecting) no command is sent, and after a timeout (a server
  *   that stopped answering on an open connection) commands fail at once for
  *   `pauseAfterTimeoutMs`, then one tries again.
+ * - Nothing is evicted: the server must run `maxmemory-policy noeviction` (or no `maxmemory`);
+ *   every key of ours has a TTL, so `volatile-*` policies would evict them as `allkeys-*` do.
+ *   The store checks once before its first command and refuses an evicting server; a full
+ *   server's `OOM` refusal becomes `StoreFull`.
+ * - Maps carry per-field expiry and a rank in each field (`scripts.ts`), for Redis 7.0.
+ * - Redis Cluster (a `createCluster()` client, `cluster.ts`): every script on one key,
+ *   `getMany` one `MGET` per slot, `consumeOnce`/`set` confirmed on a replica (`WAIT 1`) so a
+ *   failover cannot forget a marker already answered for, a timeout pauses only the node that
+ *   timed out, and a frozen master is left behind once its replica is promoted.
  */
-import { InvalidParameter, StoreError, StoreTimeout } from "@latchkey/core/errors"
-import { assertStoreValue, assertTtl, type RateLimitResult, type Store } from "@latchkey/core/store"
-import { HIT_SCRIPT, hitScriptSha1, MAP_SET_SCRIPT } from "./scripts.js"
+import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
+import {
+  assertStoreValue,
+  assertTtl,
+  type HitOptions,
+  type MapBound,
+  type RateLimitResult,
+  type Store,
+} from "@latchkey/core/store"
+import {
+  ClusterTransport,
+  groupBySlot,
+  isClusterClient,
+  type RedisClusterCommandClient,
+  type RedisCommandClient,
+  singleNode,
+  type Transport,
+} from "./cluster.js"
+import {
+  CONSUME_ONCE_SCRIPT,
+  HIT_SCRIPT,
+  liveFieldValue,
+  MAP_SET_SCRIPT,
+  mapSetArgs,
+  SET_SCRIPT,
+  scriptSha1,
+} from "./scripts.js"
 
-/**
- * What the store needs of a Redis client: node-redis's `sendCommand` (a client from
- * `createClient()` of `redis` or `@redis/client`, v5 or later, connected by the app).
- */
-export interface RedisCommandClient {
-  sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>
-  /**
-   * node-redis: `false` while the connection is down (before `connect()`, or reconnecting).
-   * A command sent then would wait in the client's offline queue until the timeout.
-   */
-  readonly isReady?: boolean
-}
+export type { RedisClusterCommandClient, RedisCommandClient }
 
 export interface RedisStoreOptions {
-  /** A connected node-redis client the app already made (and closes). */
-  client: RedisCommandClient
+  /**
+   * A connected node-redis client the app already made (and closes): `createClient()`, or
+   * `createCluster()` for Redis Cluster.
+   */
+  client: RedisCommandClient | RedisClusterCommandClient
   /** Prefix of every key. Default `"latchkey:"`. Give each app sharing a server its own. */
   prefix?: string
   /** Longest wait for one command, in milliseconds. Default 500. */
@@ -43,46 +68,141 @@ export interface RedisStoreOptions {
    * of each waiting `commandTimeoutMs` on a server that stopped answering. Default 1000 ms.
    */
   pauseAfterTimeoutMs?: number
+  /**
+   * Before its first command the store asks the server (`CONFIG GET`) whether it evicts keys
+   * when full, and refuses to run (`StoreError`, `reason: "evicting-policy"`) if it does: an
+   * evicted single-use marker lets a used link or code work again. Default `true`. A server
+   * that does not allow `CONFIG` (most managed services) passes unchecked; set `false` only for
+   * a server whose memory you know cannot fill up.
+   */
+  checkEvictionPolicy?: boolean
+  /**
+   * Redis Cluster only: how long a write of security state (`consumeOnce`, `set`) waits for a
+   * replica to confirm it (`WAIT 1`), so a failover cannot lose a marker that was already
+   * answered for. A master with no replica connected is not waited on. Default: half of
+   * `commandTimeoutMs`.
+   */
+  replicaConfirmMs?: number
+  /**
+   * Redis Cluster only: after a command to a master times out, how long the store keeps
+   * trying to read a slot map without it (a frozen master's replica promoted). Default 30 s.
+   */
+  clusterRecoveryMs?: number
+}
+
+/** The reasons a server's settings let it evict our keys (see `checkEvictionPolicy`). */
+function evictionRisk(policy: string | undefined, maxmemory: string | undefined) {
+  if (policy === undefined || policy === "noeviction") return undefined
+  // maxmemory 0 (the default on 64-bit) means no limit: nothing is ever evicted.
+  if (maxmemory !== undefined && Number(maxmemory) === 0) return undefined
+  return policy
+}
+
+/** The value of a `CONFIG GET` reply (a flat array in RESP2, a map in RESP3). */
+function configValue(reply: unknown, name: string): string | undefined {
+  if (Array.isArray(reply)) {
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      if (String(reply[i]) === name) return String(reply[i + 1])
+    }
+    return undefined
+  }
+  if (reply instanceof Map) return reply.has(name) ? String(reply.get(name)) : undefined
+  if (reply && typeof reply === "object" && name in reply) {
+    return String((reply as Record<string, unknown>)[name])
+  }
+  return undefined
 }
 
 const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name.endsWith("TimeoutError"))
 
+/** Redis's answer to a write when `maxmemory` is reached under `noeviction`. */
+const isOutOfMemory = (error: unknown) => String(error).includes("OOM command not allowed")
+
+const toValue = (reply: unknown) => (reply === null || reply === undefined ? null : String(reply))
+
+/** A map reply as pairs: node-redis answers HGETALL with a flat array (RESP2) or a map (RESP3). */
+function entriesOf(reply: unknown): [string, string][] {
+  if (Array.isArray(reply)) {
+    const out: [string, string][] = []
+    for (let i = 0; i + 1 < reply.length; i += 2) out.push([String(reply[i]), String(reply[i + 1])])
+    return out
+  }
+  if (reply instanceof Map) return [...reply].map(([k, v]) => [String(k), String(v)])
+  if (reply && typeof reply === "object") {
+    return Object.entries(reply).map(([k, v]) => [k, String(v)])
+  }
+  return []
+}
+
+function assertBound(bound: MapBound | undefined): void {
+  if (bound === undefined) return
+  if (!Number.isInteger(bound.maxFields) || bound.maxFields < 1) {
+    throw new InvalidParameter("bound.maxFields", "must be a whole number of at least 1")
+  }
+  if (typeof bound.rank !== "number" || !Number.isFinite(bound.rank)) {
+    throw new InvalidParameter("bound.rank", "must be a finite number")
+  }
+}
+
 export class RedisStore implements Store {
-  readonly #client: RedisCommandClient
+  readonly #client: Transport
   readonly #prefix: string
   readonly #timeoutMs: number
   readonly #maxValueBytes: number
   readonly #pauseMs: number
-  /** Until when (epoch ms) commands are not sent, after a timeout. */
-  #pausedUntil = 0
+  readonly #checkEviction: boolean
+  readonly #replicaConfirmMs: number
+  /** Until when (epoch ms) commands are not sent to a node ("" on a single node), after a timeout. */
+  readonly #pausedUntil = new Map<string, number>()
+  /** The eviction-policy check, once per store (retried if it could not get an answer). */
+  #policyCheck: Promise<void> | undefined
 
   constructor(options: RedisStoreOptions) {
     if (!options?.client || typeof options.client.sendCommand !== "function") {
       throw new InvalidParameter("client", "must be a node-redis client (createClient())")
     }
-    this.#client = options.client
     this.#prefix = options.prefix ?? "latchkey:"
     this.#timeoutMs = options.commandTimeoutMs ?? 500
     this.#maxValueBytes = options.maxValueBytes ?? 64 * 1024
     this.#pauseMs = options.pauseAfterTimeoutMs ?? 1000
+    this.#checkEviction = options.checkEvictionPolicy ?? true
     assertTtl(this.#timeoutMs, "commandTimeoutMs")
     assertTtl(this.#pauseMs, "pauseAfterTimeoutMs")
+    this.#replicaConfirmMs = Math.max(
+      1,
+      Math.floor(options.replicaConfirmMs ?? this.#timeoutMs / 2),
+    )
+    this.#client = isClusterClient(options.client)
+      ? new ClusterTransport(options.client, {
+          connectTimeoutMs: Math.max(1000, this.#timeoutMs * 2),
+          recoveryMs: options.clusterRecoveryMs ?? 30_000,
+        })
+      : singleNode(options.client)
   }
 
-  async hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+  /**
+   * Ends what the store itself started: on Redis Cluster, the replacement client it may have
+   * built to get away from a frozen master. The app's own client is the app's to close.
+   */
+  close(): void {
+    this.#client.close()
+  }
+
+  /**
+   * `options.strangerKeyed` changes nothing here: Redis never evicts one of our keys by itself
+   * (the eviction-policy check refuses a server that would), so every counter is kept to the
+   * end of its window; a full server refuses the write (`StoreFull`) instead.
+   */
+  async hit(
+    key: string,
+    windowMs: number,
+    limit: number,
+    _options?: HitOptions,
+  ): Promise<RateLimitResult> {
     assertTtl(windowMs, "windowMs")
     const window = String(Math.ceil(windowMs))
-    const fullKey = this.#prefix + key
-    const sha = await hitScriptSha1()
-    let reply: unknown
-    try {
-      reply = await this.#send("hit", ["EVALSHA", sha, "1", fullKey, window])
-    } catch (error) {
-      // A server that has not seen the script yet (or restarted): send it whole once.
-      if (!(error instanceof StoreError) || !String(error.cause).includes("NOSCRIPT")) throw error
-      reply = await this.#send("hit", ["EVAL", HIT_SCRIPT, "1", fullKey, window])
-    }
+    const reply = await this.#script("hit", HIT_SCRIPT, this.#prefix + key, [window])
     const [count, ttl] = reply as [number, number]
     if (count <= limit) return { allowed: true, retryAfterSeconds: 0 }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(ttl) / 1000)) }
@@ -90,13 +210,21 @@ export class RedisStore implements Store {
 
   async consumeOnce(key: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs, "ttlMs")
-    const args = ["SET", this.#prefix + key, "1", "NX", "PX", String(Math.ceil(ttlMs))]
-    return (await this.#send("consumeOnce", args)) !== null
+    const fullKey = this.#prefix + key
+    const ttl = String(Math.ceil(ttlMs))
+    if (this.#client.cluster) {
+      const reply = await this.#script("consumeOnce", CONSUME_ONCE_SCRIPT, fullKey, [ttl])
+      const [first, replicas] = reply as [number, number]
+      if (first === 1) await this.#confirmReplicated("consumeOnce", fullKey, replicas)
+      return first === 1
+    }
+    const args = ["SET", fullKey, "1", "NX", "PX", ttl]
+    return (await this.#send("consumeOnce", fullKey, false, args)) !== null
   }
 
   async get(key: string): Promise<string | null> {
-    const reply = await this.#send("get", ["GET", this.#prefix + key])
-    return reply === null || reply === undefined ? null : String(reply)
+    const fullKey = this.#prefix + key
+    return toValue(await this.#send("get", fullKey, true, ["GET", fullKey]))
   }
 
   /**
@@ -106,51 +234,118 @@ export class RedisStore implements Store {
    */
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return []
-    const reply = await this.#send("getMany", ["MGET", ...keys.map((key) => this.#prefix + key)])
-    const values = Array.isArray(reply) ? reply : []
-    return keys.map((_, i) =>
-      values[i] === null || values[i] === undefined ? null : String(values[i]),
+    const fullKeys = keys.map((key) => this.#prefix + key)
+    if (!this.#client.cluster) {
+      const reply = await this.#send("getMany", fullKeys[0], true, ["MGET", ...fullKeys])
+      const values = Array.isArray(reply) ? reply : []
+      return keys.map((_, i) => toValue(values[i]))
+    }
+    // Redis Cluster: MGET only reads keys of one slot. One MGET per slot, side by side.
+    const out: (string | null)[] = keys.map(() => null)
+    await Promise.all(
+      groupBySlot(fullKeys).map(async (group) => {
+        const args = ["MGET", ...group.map((i) => fullKeys[i]!)]
+        const reply = await this.#send("getMany", fullKeys[group[0]!], true, args)
+        const values = Array.isArray(reply) ? reply : []
+        group.forEach((index, j) => {
+          out[index] = toValue(values[j])
+        })
+      }),
     )
+    return out
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
-    await this.#send("set", ["SET", this.#prefix + key, value, "PX", String(Math.ceil(ttlMs))])
+    const fullKey = this.#prefix + key
+    const ttl = String(Math.ceil(ttlMs))
+    if (this.#client.cluster) {
+      const replicas = await this.#script("set", SET_SCRIPT, fullKey, [value, ttl])
+      await this.#confirmReplicated("set", fullKey, Number(replicas))
+      return
+    }
+    await this.#send("set", fullKey, false, ["SET", fullKey, value, "PX", ttl])
+  }
+
+  /**
+   * Redis Cluster: a write answered for must survive a failover. Replication is asynchronous,
+   * so a master killed right after a `SET NX` could hand its slots to a replica that never saw
+   * it, and the same code would be accepted twice. `WAIT 1` holds the answer until one replica
+   * has the write; none in time is a `StoreError` (fail closed). A master with no replica
+   * connected has no one to fail over to, and is not waited on.
+   */
+  async #confirmReplicated(operation: string, fullKey: string, replicas: number) {
+    if (!(replicas > 0)) return
+    const args = ["WAIT", "1", String(this.#replicaConfirmMs)]
+    const acked = Number(await this.#send(operation, fullKey, false, args, true))
+    if (acked >= 1) return
+    throw new StoreError(
+      `Redis Cluster did not confirm the store's ${operation} write on a replica within ${this.#replicaConfirmMs} ms; it is not counted as done`,
+      { details: { operation, reason: "not-replicated" } },
+    )
   }
 
   async delete(key: string): Promise<void> {
-    await this.#send("delete", ["DEL", this.#prefix + key])
+    const fullKey = this.#prefix + key
+    await this.#send("delete", fullKey, false, ["DEL", fullKey])
   }
 
-  async mapSet(key: string, field: string, value: string, ttlMs: number): Promise<void> {
+  /**
+   * One script (`MAP_SET_SCRIPT`): the field with its own expiry (`encodeField`), the map's
+   * expiry grown to cover it, and with `bound` the expired then lowest-ranked fields removed
+   * until at most `maxFields` remain — scanning only when the map is over the bound.
+   */
+  async mapSet(
+    key: string,
+    field: string,
+    value: string,
+    ttlMs: number,
+    bound?: MapBound,
+  ): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
-    // A small script sent whole each time: map writes happen at sign-in, not per request.
-    const ttl = String(Math.ceil(ttlMs))
-    await this.#send("mapSet", ["EVAL", MAP_SET_SCRIPT, "1", this.#prefix + key, field, value, ttl])
+    assertBound(bound)
+    const args = mapSetArgs(field, value, ttlMs, Date.now(), bound)
+    await this.#script("mapSet", MAP_SET_SCRIPT, this.#prefix + key, args)
+  }
+
+  async mapGet(key: string, field: string): Promise<string | null> {
+    const fullKey = this.#prefix + key
+    const raw = toValue(await this.#send("mapGet", fullKey, true, ["HGET", fullKey, field]))
+    return raw === null ? null : liveFieldValue(raw, Date.now())
   }
 
   async mapGetAll(key: string): Promise<Record<string, string>> {
-    const reply = await this.#send("mapGetAll", ["HGETALL", this.#prefix + key])
-    // node-redis answers HGETALL with a flat array (RESP2) or an object/Map (RESP3).
-    if (Array.isArray(reply)) {
-      const out: Record<string, string> = {}
-      for (let i = 0; i + 1 < reply.length; i += 2) out[String(reply[i])] = String(reply[i + 1])
-      return out
+    const fullKey = this.#prefix + key
+    const reply = await this.#send("mapGetAll", fullKey, true, ["HGETALL", fullKey])
+    const now = Date.now()
+    const out: Record<string, string> = {}
+    for (const [field, raw] of entriesOf(reply)) {
+      const value = liveFieldValue(raw, now)
+      if (value !== null) out[field] = value
     }
-    if (reply instanceof Map) {
-      return Object.fromEntries([...reply].map(([k, v]) => [String(k), String(v)]))
-    }
-    if (reply && typeof reply === "object") {
-      return Object.fromEntries(Object.entries(reply).map(([k, v]) => [k, String(v)]))
-    }
-    return {}
+    return out
   }
 
   async mapDelete(key: string, fields: readonly string[]): Promise<void> {
     if (fields.length === 0) return
-    await this.#send("mapDelete", ["HDEL", this.#prefix + key, ...fields])
+    const fullKey = this.#prefix + key
+    await this.#send("mapDelete", fullKey, false, ["HDEL", fullKey, ...fields])
+  }
+
+  /**
+   * A script on one key by its SHA-1 (`EVALSHA`), sent whole once (`EVAL`) when the server has
+   * not seen it yet or restarted (`NOSCRIPT`).
+   */
+  async #script(operation: string, script: string, key: string, argv: string[]) {
+    const sha = await scriptSha1(script)
+    try {
+      return await this.#send(operation, key, false, ["EVALSHA", sha, "1", key, ...argv])
+    } catch (error) {
+      if (!(error instanceof StoreError) || !String(error.cause).includes("NOSCRIPT")) throw error
+      return await this.#send(operation, key, false, ["EVAL", script, "1", key, ...argv])
+    }
   }
 
   /**
@@ -158,8 +353,40 @@ export class RedisStore implements Store {
    * ours races it, because a client may hold commands in its offline queue while it
    * reconnects. Messages name the operation, never the key (it may hold an address).
    */
-  async #send(operation: string, args: string[]): Promise<unknown> {
-    this.#refuseWhileDown(operation)
+  async #send(
+    operation: string,
+    firstKey: string | undefined,
+    readonly: boolean,
+    args: string[],
+    onKeyNode = false,
+  ): Promise<unknown> {
+    const node = this.#client.nodeOf(firstKey)
+    this.#refuseWhileDown(operation, node)
+    if (this.#checkEviction) {
+      this.#policyCheck ??= this.#checkPolicy().catch((error) => {
+        // No answer (the server is down or slow): ask again with the next command.
+        this.#policyCheck = undefined
+        throw error
+      })
+      try {
+        await this.#policyCheck
+      } catch (error) {
+        // Name the operation that waited, as its own timeout would have.
+        if (!(error instanceof StoreTimeout)) throw error
+        throw new StoreTimeout(this.#timeoutMessage(operation), { details: { operation } })
+      }
+    }
+    return await this.#timed(operation, args, firstKey, readonly, node, onKeyNode)
+  }
+
+  async #timed(
+    operation: string,
+    args: string[],
+    firstKey: string | undefined = undefined,
+    readonly = true,
+    node = "",
+    onKeyNode = false,
+  ): Promise<unknown> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -168,13 +395,19 @@ export class RedisStore implements Store {
       )
     })
     try {
-      const command = this.#client.sendCommand(args, { timeout: this.#timeoutMs })
+      const command =
+        onKeyNode && firstKey !== undefined
+          ? this.#client.sendOnKeyNode(firstKey, args, this.#timeoutMs)
+          : this.#client.send(firstKey, readonly, args, this.#timeoutMs)
       // The loser of the race must not surface as an unhandled rejection.
       command.catch(() => {})
       return await Promise.race([command, deadline])
     } catch (error) {
       const failure = this.#failure(operation, error)
-      if (failure instanceof StoreTimeout) this.#pausedUntil = Date.now() + this.#pauseMs
+      if (failure instanceof StoreTimeout) {
+        this.#pausedUntil.set(node, Date.now() + this.#pauseMs)
+        this.#client.timedOut(node)
+      }
       throw failure
     } finally {
       clearTimeout(timer)
@@ -182,17 +415,44 @@ export class RedisStore implements Store {
   }
 
   /**
+   * Refuses a server that evicts keys when its memory is full (any `maxmemory-policy` but
+   * `noeviction`, with a `maxmemory` set): every key of ours has a TTL, so `volatile-*`
+   * policies evict them as readily as `allkeys-*` ones, and an evicted single-use marker lets
+   * a used link or code work again. A server that refuses `CONFIG` cannot be checked.
+   */
+  async #checkPolicy(): Promise<void> {
+    const ask = async (name: string) => {
+      try {
+        return configValue(await this.#timed("configCheck", ["CONFIG", "GET", name]), name)
+      } catch (error) {
+        if (error instanceof StoreTimeout) throw error
+        return undefined // CONFIG renamed or not allowed (managed services): cannot check.
+      }
+    }
+    const [policy, maxmemory] = await Promise.all([ask("maxmemory-policy"), ask("maxmemory")])
+    const risk = evictionRisk(policy, maxmemory)
+    if (risk === undefined) return
+    const refusal = new StoreError(
+      `Redis evicts keys when its memory is full (maxmemory-policy ${risk}): it could evict Latchkey's single-use markers and revocation state, letting a used link or code work again. Set maxmemory-policy to noeviction on this server (or give Latchkey a server of its own), or pass checkEvictionPolicy: false if its memory cannot fill up`,
+      { details: { operation: "configCheck", reason: "evicting-policy", policy: risk } },
+    )
+    this.#policyCheck = Promise.reject(refusal)
+    this.#policyCheck.catch(() => {})
+    throw refusal
+  }
+
+  /**
    * Fail fast when the answer is known to be "no": the client is not connected (it would
    * queue the command until the timeout), or the server just let a command time out.
    */
-  #refuseWhileDown(operation: string): void {
+  #refuseWhileDown(operation: string, node: string): void {
     if (this.#client.isReady === false) {
       throw new StoreError(
         `Redis is not connected (the client is reconnecting); the store's ${operation} command was not sent`,
         { details: { operation, reason: "disconnected" } },
       )
     }
-    const wait = this.#pausedUntil - Date.now()
+    const wait = (this.#pausedUntil.get(node) ?? 0) - Date.now()
     if (wait > 0) {
       throw new StoreError(
         `Redis let a command time out moments ago; the store's ${operation} command was not sent (next try in ${wait} ms)`,
@@ -208,6 +468,12 @@ export class RedisStore implements Store {
         cause: error,
         details: { operation },
       })
+    }
+    if (isOutOfMemory(error)) {
+      return new StoreFull(
+        `Redis is out of memory (maxmemory reached) and refused the store's ${operation} command; raise maxmemory or free room on the server`,
+        { cause: error, details: { operation } },
+      )
     }
     return new StoreError(`Redis refused the store's ${operation} command`, {
       cause: error,

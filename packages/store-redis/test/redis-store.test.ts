@@ -1,6 +1,6 @@
 /** What RedisStore adds to the contract: prefixes, TTL on every key, the script, bad input. */
 import { createHash } from "node:crypto"
-import { InvalidParameter } from "@latchkey/core/errors"
+import { InvalidParameter, StoreError, StoreFull } from "@latchkey/core/errors"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
 import { HIT_SCRIPT, hitScriptSha1 } from "../src/scripts.js"
@@ -89,6 +89,49 @@ describe.skipIf(!hasRedisServer)("RedisStore on a server of its own", () => {
     const store = new RedisStore({ client, prefix: uniquePrefix("big"), maxValueBytes: 16 })
     await expect(store.set("k", "x".repeat(17), 60_000)).rejects.toBeInstanceOf(InvalidParameter)
     await store.set("k", "x".repeat(16), 60_000)
+  })
+
+  it("refuses a server that evicts keys when full (allkeys-* and volatile-*), before sending anything", async () => {
+    try {
+      await client.configSet("maxmemory", "200mb")
+      for (const policy of ["allkeys-lru", "volatile-lru", "volatile-ttl", "allkeys-random"]) {
+        await client.configSet("maxmemory-policy", policy)
+        const prefix = uniquePrefix("evicting")
+        const store = new RedisStore({ client, prefix })
+        const refusal = await store.set("k", "v", 60_000).catch((error: unknown) => error)
+        expect(refusal).toBeInstanceOf(StoreError)
+        expect((refusal as StoreError).details).toMatchObject({ reason: "evicting-policy", policy })
+        expect((refusal as StoreError).message).toContain("noeviction")
+        // Refused for good (checked once), and nothing was written.
+        await expect(store.consumeOnce("c", 60_000)).rejects.toBeInstanceOf(StoreError)
+        expect(await client.keys(`${prefix}*`)).toEqual([])
+        // The operator's way out, for a server whose memory cannot fill up.
+        const trusted = new RedisStore({ client, prefix, checkEvictionPolicy: false })
+        await trusted.set("k", "v", 60_000)
+      }
+      // Without a maxmemory nothing is ever evicted, whatever the policy says.
+      await client.configSet("maxmemory", "0")
+      await new RedisStore({ client, prefix: uniquePrefix("unbounded") }).set("k", "v", 60_000)
+    } finally {
+      await client.configSet({ maxmemory: "0", "maxmemory-policy": "noeviction" })
+    }
+    await new RedisStore({ client, prefix: uniquePrefix("noeviction") }).set("k", "v", 60_000)
+  })
+
+  it("a full server (noeviction, maxmemory reached) refuses writes as StoreFull; reads still work", async () => {
+    const store = new RedisStore({ client, prefix: uniquePrefix("full") })
+    await store.set("before", "v", 60_000)
+    try {
+      await client.configSet("maxmemory", "1")
+      const refusal = await store.consumeOnce("c", 60_000).catch((error: unknown) => error)
+      expect(refusal).toBeInstanceOf(StoreFull)
+      expect((refusal as StoreFull).type).toBe("StoreFull")
+      await expect(store.mapSet("m", "f", "v", 60_000)).rejects.toBeInstanceOf(StoreFull)
+      expect(await store.get("before")).toBe("v")
+    } finally {
+      await client.configSet("maxmemory", "0")
+    }
+    expect(await store.consumeOnce("c", 60_000)).toBe(true)
   })
 
   it("refuses something that is not a client", () => {

@@ -1,7 +1,8 @@
 /**
  * The Store contract as a test suite: every store (the in-memory default, Redis, …) runs it in
  * its own tests, so the core can rely on the same behaviour from each: atomic counting under
- * concurrency, single use, expiry, replacement, isolation of keys, bounded values.
+ * concurrency, single use, expiry, replacement, isolation of keys, bounded values, and maps
+ * whose fields expire on their own and stay within a bound however often they are written.
  *
  * ```ts
  * import { runStoreContract } from "@latchkey/store-test"
@@ -159,7 +160,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       })
     })
 
-    describe("maps (optional: mapSet, mapGetAll, mapDelete)", () => {
+    describe("maps (optional: mapSet, mapGet, mapGetAll, mapDelete)", () => {
       const maps = () => {
         const s = store()
         return s.mapSet && s.mapGetAll && s.mapDelete ? s : undefined
@@ -192,18 +193,86 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await s.mapGetAll!(k)).toEqual({})
       })
 
-      it("a shorter TTL never cuts the map's life short; the map expires", async () => {
+      it("each field lives its own TTL; a short-lived field never shortens the map", async () => {
         const s = maps()
         if (!s) return
         const long = key("maplong")
         await s.mapSet!(long, "a", "1", 60_000)
         await s.mapSet!(long, "b", "2", 150)
         await sleep(300)
-        expect(await s.mapGetAll!(long)).toEqual({ a: "1", b: "2" })
+        expect(await s.mapGetAll!(long)).toEqual({ a: "1" })
         const short = key("mapshort")
         await s.mapSet!(short, "a", "1", 150)
         await sleep(300)
         expect(await s.mapGetAll!(short)).toEqual({})
+      })
+
+      it("mapGet reads one live field (optional)", async () => {
+        const s = maps()
+        if (!s?.mapGet) return
+        const k = key("mapget")
+        expect(await s.mapGet(k, "a")).toBeNull()
+        await s.mapSet!(k, "a", "1", 60_000)
+        await s.mapSet!(k, "b", "2", 150)
+        expect(await s.mapGet(k, "a")).toBe("1")
+        expect(await s.mapGet(k, "b")).toBe("2")
+        await sleep(300)
+        expect(await s.mapGet(k, "b")).toBeNull()
+        expect(await s.mapGet(k, "absent")).toBeNull()
+      })
+
+      it("a bounded write keeps at most maxFields, dropping the lowest ranks", async () => {
+        const s = maps()
+        if (!s) return
+        const k = key("mapbound")
+        for (let i = 0; i < 12; i++) {
+          await s.mapSet!(k, `f${i}`, `v${i}`, 60_000, { maxFields: 5, rank: i })
+        }
+        expect(Object.keys(await s.mapGetAll!(k)).sort()).toEqual(["f10", "f11", "f7", "f8", "f9"])
+        // Rewriting a kept field keeps the count; a lower-ranked newcomer is the one dropped.
+        await s.mapSet!(k, "f9", "again", 60_000, { maxFields: 5, rank: 9 })
+        await s.mapSet!(k, "old", "x", 60_000, { maxFields: 5, rank: -1 })
+        const after = await s.mapGetAll!(k)
+        expect(Object.keys(after).sort()).toEqual(["f10", "f11", "f7", "f8", "f9"])
+        expect(after.f9).toBe("again")
+      })
+
+      it("a bounded write drops expired fields before live ones", async () => {
+        const s = maps()
+        if (!s) return
+        const k = key("mapboundexp")
+        await s.mapSet!(k, "expiring", "x", 150, { maxFields: 3, rank: 100 })
+        await s.mapSet!(k, "a", "1", 60_000, { maxFields: 3, rank: 1 })
+        await s.mapSet!(k, "b", "2", 60_000, { maxFields: 3, rank: 2 })
+        await sleep(300)
+        await s.mapSet!(k, "c", "3", 60_000, { maxFields: 3, rank: 3 })
+        expect(await s.mapGetAll!(k)).toEqual({ a: "1", b: "2", c: "3" })
+      })
+
+      it("fifty concurrent bounded writers leave exactly maxFields, the highest ranks", async () => {
+        const s = maps()
+        if (!s) return
+        const k = key("mapboundrace")
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            s.mapSet!(k, `f${i}`, `v${i}`, 60_000, { maxFields: 10, rank: i }),
+          ),
+        )
+        const kept = Object.keys(await s.mapGetAll!(k))
+        expect(kept).toHaveLength(10)
+        expect(kept.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `f${40 + i}`).sort())
+      })
+    })
+
+    describe("hit options", () => {
+      it("a stranger-keyed counter counts like any other", async () => {
+        const k = key("stranger")
+        const hit = () => store().hit(k, 60_000, 2, { strangerKeyed: true })
+        expect((await hit()).allowed).toBe(true)
+        expect((await hit()).allowed).toBe(true)
+        expect((await hit()).allowed).toBe(false)
+        await store().delete(k)
+        expect((await hit()).allowed).toBe(true)
       })
     })
 

@@ -265,8 +265,18 @@ export function MemoryAdapter(): Adapter {
       for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token)
     },
 
-    createSessionRecord(record) {
+    createSessionRecord(record, bound) {
       const userAgent = record.userAgent ?? sessionRecords.get(record.sid)?.userAgent
+      const now = Date.now()
+      // Bounded as it is written, like the SQL adapter: expired records go, and all but the
+      // newest of the user's others.
+      const others = [...sessionRecords.values()]
+        .filter((r) => r.userId === record.userId && r.sid !== record.sid)
+        .sort((a, b) => b.authTime.getTime() - a.authTime.getTime())
+      const keep = bound ? Math.max(0, bound.maxPerUser - 1) : Number.POSITIVE_INFINITY
+      others.forEach((r, i) => {
+        if (r.expires.getTime() < now || i >= keep) sessionRecords.delete(r.sid)
+      })
       sessionRecords.set(record.sid, { ...copy(record), ...(userAgent ? { userAgent } : {}) })
     },
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { StoreFull } from "../../src/errors.js"
 import {
   DEFAULT_PER_ADDRESS,
   DEFAULT_PER_IP,
@@ -44,13 +45,44 @@ describe("MemoryRateLimitStore", () => {
     expect(store.size).toBe(1)
   })
 
-  it("never holds more than maxKeys keys, evicting the oldest", () => {
+  it("never holds more than maxKeys stranger-keyed counters, evicting the oldest", () => {
     const store = new MemoryRateLimitStore({ maxKeys: 10 })
-    for (let i = 0; i < 1000; i++) store.hit(`k${i}`, 60_000, 1)
+    const stranger = { strangerKeyed: true }
+    for (let i = 0; i < 1000; i++) store.hit(`k${i}`, 60_000, 1, stranger)
     expect(store.size).toBe(10)
     // The newest keys are still counted.
-    expect(store.hit("k999", 60_000, 1).allowed).toBe(false)
-    expect(store.hit("k0", 60_000, 1).allowed).toBe(true)
+    expect(store.hit("k999", 60_000, 1, stranger).allowed).toBe(false)
+    expect(store.hit("k0", 60_000, 1, stranger).allowed).toBe(true)
+  })
+
+  it("evicts no security state for them: markers, values and per-user counters stay", () => {
+    const store = new MemoryRateLimitStore({ maxKeys: 10 })
+    expect(store.consumeOnce("used-code", 60_000)).toBe(true)
+    store.set("session-version:u1", "7", 60_000)
+    store.hit("two-factor:u1", 60_000, 1)
+    for (let i = 0; i < 1000; i++) store.hit(`k${i}`, 60_000, 1, { strangerKeyed: true })
+    expect(store.consumeOnce("used-code", 60_000)).toBe(false)
+    expect(store.get("session-version:u1")).toBe("7")
+    expect(store.hit("two-factor:u1", 60_000, 1).allowed).toBe(false)
+  })
+
+  it("refuses new security state with StoreFull when its part is full; an expired key makes room", () => {
+    const c = clock()
+    const store = new MemoryRateLimitStore({ maxProtectedKeys: 3, now: c.now })
+    store.consumeOnce("a", 5_000)
+    store.consumeOnce("b", 60_000)
+    store.set("c", "1", 60_000)
+    expect(() => store.consumeOnce("d", 60_000)).toThrowError(StoreFull)
+    expect(() => store.hit("per-user", 60_000, 1)).toThrowError(StoreFull)
+    // Existing keys still answer and update in place.
+    expect(store.consumeOnce("b", 60_000)).toBe(false)
+    store.set("c", "2", 60_000)
+    expect(store.get("c")).toBe("2")
+    // Stranger-keyed counters have their own room.
+    expect(store.hit("ip:192.0.2.1", 60_000, 1, { strangerKeyed: true }).allowed).toBe(true)
+    c.advance(10_000)
+    expect(store.consumeOnce("d", 60_000)).toBe(true)
+    expect(store.consumeOnce("b", 60_000)).toBe(false)
   })
 })
 

@@ -25,9 +25,18 @@ function recordingStore(): { store: Store; keys: string[] } {
 }
 
 describe("config.store", () => {
-  it("defaults to the process's memory store", () => {
+  it("defaults to one memory store per signing secret, not one per process", () => {
     const resolved = resolveConfig({ providers: [], secret: SECRET })
-    expect(resolved.store).toBe(defaultStore())
+    expect(resolved.store).toBe(defaultStore(SECRET))
+    // Built again on every request (QwikAuth$'s config function): the same store.
+    expect(resolveConfig({ providers: [], secret: SECRET }).store).toBe(resolved.store)
+    // Rotated in: the signing secret is the first, and it names the store.
+    expect(resolveConfig({ providers: [], secret: [SECRET, "old"] }).store).toBe(resolved.store)
+    // Another app in the same process: its own counters, markers and user ids.
+    const other = resolveConfig({ providers: [], secret: `${SECRET}-other-app` })
+    expect(other.store).not.toBe(resolved.store)
+    resolved.store.set("session-version:1", "5", 60_000)
+    expect(other.store.get("session-version:1")).toBeNull()
   })
 
   it("is where email sign-in limits are counted when the provider names no store", async () => {

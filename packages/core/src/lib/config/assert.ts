@@ -35,6 +35,7 @@ export interface AssertInput {
     absoluteMaxAge?: number | undefined
     revocationFailure?: string
     recentAuthMaxAge?: number
+    maxListedSessions?: number
   }
   env: EnvObject
 }
@@ -124,6 +125,12 @@ function checkSessionNumbers(session: AssertInput["session"], problems: AuthErro
   }
   if (session.recentAuthMaxAge !== undefined && !ok(session.recentAuthMaxAge)) {
     problems.push(new InvalidParameter("session.recentAuthMaxAge", "must be 0 or more seconds"))
+  }
+  const listed = session.maxListedSessions
+  if (listed !== undefined && !(Number.isInteger(listed) && listed >= 1 && listed <= 1000)) {
+    problems.push(
+      new InvalidParameter("session.maxListedSessions", "must be a whole number from 1 to 1000"),
+    )
   }
   if (session.strategy !== "jwt" && session.strategy !== "database") {
     problems.push(new InvalidParameter("session.strategy", 'must be "jwt" or "database"'))

@@ -31,6 +31,7 @@ import { type ResolvedTwoFactor, resolveTwoFactor } from "../two-factor/config.j
 import type { CookiesOptions } from "../types/cookies.js"
 import type { PagesOptions, Theme } from "../types/pages.js"
 import { assertConfig } from "./assert.js"
+import { warnIfPerIsolate } from "./isolate-warning.js"
 import { readProcessEnv } from "./process-env.js"
 
 export const DEFAULT_BASE_PATH = "/auth"
@@ -41,6 +42,8 @@ export const DEFAULT_UPDATE_AGE = 24 * 60 * 60
 /** Ten minutes: long enough to finish an account change, short enough that a borrowed
  * signed-in device cannot delete passkeys hours later. */
 export const DEFAULT_RECENT_AUTH_MAX_AGE = 10 * 60
+/** Most sessions listed per user: the newest sign-ins (`session.maxListedSessions`). */
+export const DEFAULT_MAX_LISTED_SESSIONS = 50
 
 export interface ResolvedSessionOptions {
   readonly strategy: SessionStrategy
@@ -52,6 +55,8 @@ export interface ResolvedSessionOptions {
   readonly revocationFailure: "closed" | "open"
   /** Seconds a sign-in counts as recent for account changes (default 600). */
   readonly recentAuthMaxAge: number
+  /** Most sessions listed per user (JWT sessions with revocation on). Default 50. */
+  readonly maxListedSessions: number
 }
 
 export interface ResolvedConfig {
@@ -113,6 +118,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     absoluteMaxAge: config.session?.absoluteMaxAge,
     revocationFailure: config.session?.revocationFailure ?? "closed",
     recentAuthMaxAge: config.session?.recentAuthMaxAge ?? DEFAULT_RECENT_AUTH_MAX_AGE,
+    maxListedSessions: config.session?.maxListedSessions ?? DEFAULT_MAX_LISTED_SESSIONS,
   })
   const jwt: JWTOptions = Object.freeze({
     secret: [...secret],
@@ -132,6 +138,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
   const configError = allProblems.length > 0 ? new InvalidConfiguration(allProblems) : undefined
   if (configError) logger.error(configError)
   for (const { code, detail } of warnings) logger.warn(code, detail)
+  warnIfPerIsolate(config, { providers, ...session }, logger)
 
   return Object.freeze({
     basePath: normaliseBasePath(config.basePath),
@@ -162,7 +169,7 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     redirectProxyUrl: config.redirectProxyUrl,
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
-    store: config.store ?? defaultStore(),
+    store: config.store ?? defaultStore(secret[0]),
     configError,
     twoFactor: resolveTwoFactor(config.twoFactor),
   })

@@ -145,7 +145,7 @@ async function consumeState(
   let fresh: boolean
   try {
     fresh = await consume(
-      ctx.store ?? defaultStore(),
+      ctx.store ?? defaultStore(ctx.secret[0]),
       sealed.jti,
       sealed.exp,
       (ctx.now ?? Date.now)(),

@@ -7,7 +7,7 @@
  */
 import { RateLimited, StoreError } from "../../errors.js"
 import type { Logger } from "../logger.js"
-import type { RateLimitRule, RateLimitStore } from "./store.js"
+import type { HitOptions, RateLimitRule, RateLimitStore } from "./store.js"
 
 /** `unavailable`: the store failed and the limit failed open (failing closed throws instead). */
 export type AttemptVerdict =
@@ -27,17 +27,19 @@ function storeFailure(store: RateLimitStore, cause: unknown): StoreError {
 
 /**
  * Counts one attempt under `key`; `rule === false` allows without counting. Throws the
- * `StoreError` when the store cannot answer and the limit fails closed.
+ * `StoreError` when the store cannot answer and the limit fails closed. `hitOptions` says
+ * whether the key is one a stranger chooses (an address, an IP): see `HitOptions`.
  */
 export async function countAttempt(
   store: RateLimitStore,
   key: string,
   rule: RateLimitRule | false,
   failOpen: boolean | undefined,
+  hitOptions?: HitOptions,
 ): Promise<AttemptVerdict> {
   if (rule === false) return { allowed: true }
   try {
-    const result = await store.hit(key, rule.windowMs, rule.limit)
+    const result = await store.hit(key, rule.windowMs, rule.limit, hitOptions)
     return result.allowed
       ? { allowed: true }
       : { allowed: false, retryAfterSeconds: result.retryAfterSeconds }
@@ -53,6 +55,8 @@ export interface LimitCheck {
   readonly scope: string
   readonly key: string | undefined
   readonly rule: RateLimitRule | false
+  /** The key is chosen by the sender (an IP, a typed address): the store may evict it first. */
+  readonly strangerKeyed?: boolean
 }
 
 /**
@@ -65,9 +69,9 @@ export async function enforceChecks(
   checks: readonly LimitCheck[],
   options: { failOpen: boolean | undefined; provider: string; message: string },
 ): Promise<void> {
-  for (const { scope, key, rule } of checks) {
+  for (const { scope, key, rule, strangerKeyed } of checks) {
     if (!key) continue
-    const verdict = await countAttempt(store, key, rule, options.failOpen)
+    const verdict = await countAttempt(store, key, rule, options.failOpen, { strangerKeyed })
     if (verdict.allowed && verdict.unavailable) logger.error(verdict.unavailable)
     if (!verdict.allowed) {
       throw new RateLimited(options.message, {

@@ -114,8 +114,14 @@ export async function enforceCredentialsLimits(
         scope: "ip",
         key: ip && `credentials:ip:${ip}`,
         rule: options?.perIp ?? DEFAULT_CREDENTIALS_PER_IP,
+        strangerKeyed: true,
       },
-      ...accountKeys.map((key) => ({ scope: "account", key, rule: perAccount })),
+      ...accountKeys.map((key) => ({
+        scope: "account",
+        key,
+        rule: perAccount,
+        strangerKeyed: true,
+      })),
     ],
     { failOpen: options?.failOpen, provider: provider.id, message: "Too many sign-in attempts" },
   )

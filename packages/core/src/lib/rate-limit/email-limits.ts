@@ -51,7 +51,15 @@ async function hitLimit(
   rule: RateLimitRule | false,
 ): Promise<EmailRateLimitVerdict> {
   const store = options?.store ?? configStore
-  const verdict = await countAttempt(store, `email-send:${scope}:${value}`, rule, options?.failOpen)
+  const verdict = await countAttempt(
+    store,
+    `email-send:${scope}:${value}`,
+    rule,
+    options?.failOpen,
+    {
+      strangerKeyed: true,
+    },
+  )
   return verdict.allowed ? verdict : { ...verdict, scope }
 }
 

@@ -7,16 +7,31 @@
  * the start of the next, so the worst case is 2 × `limit` in any span of `windowMs`. For
  * anti-automation limits (5 mails per address per 15 minutes) that bound is good enough.
  *
- * Memory is bounded: expired entries are swept at most once per `sweepIntervalMs`, and when
- * `maxKeys` live keys exist, the oldest key is evicted to make room. An attacker flooding
- * distinct keys can therefore reset someone else's counter, but cannot exhaust memory; the
- * per-IP limit makes such a flood expensive in the first place. Values are bounded too.
+ * Memory is bounded, in two parts, because not every key may be forgotten:
+ * - **Stranger-keyed counters** (`hit` with `strangerKeyed`: a typed address, a client IP) live
+ *   in a part of at most `maxKeys` keys that evicts its oldest key to make room. Anyone can
+ *   mint such keys, so a flood can reset other stranger-keyed counters, and nothing else.
+ * - **Security state** (single-use markers, values, maps, per-user counters) lives in a part of
+ *   at most `maxProtectedKeys` keys that never evicts a live key: forgetting that a code or a
+ *   link was used would make it work again. When it is full after dropping expired keys, a new
+ *   key is refused with `StoreFull` (the caller fails closed) until something expires.
+ *
+ * Expired entries are swept at most once per `sweepIntervalMs`, and when the protected part is
+ * full, at most once per expiry (a full store does not rescan itself on every request).
  *
  * Every method is synchronous on purpose: read-modify-write with no `await` in between is
  * atomic in JavaScript.
  */
+import { StoreFull } from "../../errors.js"
 import { assertStoreValue, assertTtl } from "./limits.js"
-import type { RateLimitResult, Store } from "./store.js"
+import type { HitOptions, MapBound, RateLimitResult, Store } from "./store.js"
+
+/** One field of a map: its own expiry, and its rank for a bounded write. */
+interface MapField {
+  value: string
+  expiresAt: number
+  rank: number
+}
 
 interface Entry {
   /** When the key expires (ms since the epoch): end of the window, or of the TTL. */
@@ -24,12 +39,14 @@ interface Entry {
   count: number
   value: string | null
   /** The fields of a map (`mapSet`); absent for plain values and counters. */
-  fields?: Map<string, string>
+  fields?: Map<string, MapField>
 }
 
 export interface MemoryStoreOptions {
-  /** Most keys kept at once. Default 10 000. */
+  /** Most stranger-keyed counters kept at once (the oldest is evicted). Default 10 000. */
   maxKeys?: number
+  /** Most keys of security state kept at once (never evicted; `StoreFull` past it). Default 100 000. */
+  maxProtectedKeys?: number
   /** Largest value `set` accepts, in UTF-8 bytes. Default 64 KiB. */
   maxValueBytes?: number
   /** Least time between two sweeps of expired entries. Default 60 s. */
@@ -41,30 +58,41 @@ export interface MemoryStoreOptions {
 /** @deprecated Use {@link MemoryStoreOptions}. */
 export type MemoryRateLimitStoreOptions = MemoryStoreOptions
 
+/** One part of the store: its entries in insertion order (oldest first). */
+type Part = Map<string, Entry>
+
 export class MemoryStore implements Store {
-  readonly #entries = new Map<string, Entry>()
+  /** Counters whose keys anyone can choose: evicted oldest first when full. */
+  readonly #open: Part = new Map()
+  /** Security state: never evicted while live. */
+  readonly #protected: Part = new Map()
   readonly #maxKeys: number
+  readonly #maxProtectedKeys: number
   readonly #maxValueBytes: number
   readonly #sweepIntervalMs: number
   readonly #now: () => number
   #nextSweep = 0
+  /** The earliest expiry in the protected part (at most): no sweep frees room before it. */
+  #nextProtectedExpiry = 0
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#maxKeys = Math.max(1, options.maxKeys ?? 10_000)
+    this.#maxProtectedKeys = Math.max(1, options.maxProtectedKeys ?? 100_000)
     this.#maxValueBytes = options.maxValueBytes ?? 64 * 1024
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 60_000
     this.#now = options.now ?? Date.now
   }
 
-  /** Number of keys held (live or not yet swept). */
+  /** Number of keys held (live or not yet swept), in both parts. */
   get size(): number {
-    return this.#entries.size
+    return this.#open.size + this.#protected.size
   }
 
-  hit(key: string, windowMs: number, limit: number): RateLimitResult {
+  hit(key: string, windowMs: number, limit: number, options?: HitOptions): RateLimitResult {
     assertTtl(windowMs, "windowMs")
     const now = this.#now()
-    const entry = this.#live(key, now) ?? this.#insert(key, now + windowMs, null)
+    const part = options?.strangerKeyed ? this.#open : this.#protected
+    const entry = this.#live(part, key, now) ?? this.#insert(part, key, now + windowMs, null, now)
     entry.count++
     if (entry.count <= limit) return { allowed: true, retryAfterSeconds: 0 }
     return {
@@ -76,80 +104,140 @@ export class MemoryStore implements Store {
   consumeOnce(key: string, ttlMs: number): boolean {
     assertTtl(ttlMs, "ttlMs")
     const now = this.#now()
-    if (this.#live(key, now)) return false
-    this.#insert(key, now + ttlMs, null)
+    if (this.#live(this.#protected, key, now)) return false
+    this.#insert(this.#protected, key, now + ttlMs, null, now)
     return true
   }
 
   get(key: string): string | null {
-    return this.#live(key, this.#now())?.value ?? null
+    return this.#live(this.#protected, key, this.#now())?.value ?? null
+  }
+
+  getMany(keys: readonly string[]): (string | null)[] {
+    return keys.map((key) => this.get(key))
   }
 
   set(key: string, value: string, ttlMs: number): void {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
     const now = this.#now()
-    this.#entries.delete(key)
-    this.#insert(key, now + ttlMs, value)
+    const entry = this.#live(this.#protected, key, now)
+    if (entry) {
+      // Replaced in place: the key keeps its room, so a full store can still update it.
+      entry.value = value
+      entry.count = 0
+      entry.expiresAt = now + ttlMs
+      delete entry.fields
+      this.#nextProtectedExpiry = Math.min(this.#nextProtectedExpiry, entry.expiresAt)
+      return
+    }
+    this.#insert(this.#protected, key, now + ttlMs, value, now)
   }
 
   delete(key: string): void {
-    this.#entries.delete(key)
+    this.#protected.delete(key)
+    this.#open.delete(key)
   }
 
-  mapSet(key: string, field: string, value: string, ttlMs: number): void {
+  mapSet(key: string, field: string, value: string, ttlMs: number, bound?: MapBound): void {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
     const now = this.#now()
-    const entry = this.#live(key, now) ?? this.#insert(key, now + ttlMs, null)
+    const entry =
+      this.#live(this.#protected, key, now) ??
+      this.#insert(this.#protected, key, now + ttlMs, null, now)
     entry.fields ??= new Map()
-    entry.fields.set(field, value)
+    const rank = bound?.rank ?? entry.fields.get(field)?.rank ?? 0
+    entry.fields.set(field, { value, expiresAt: now + ttlMs, rank })
     entry.expiresAt = Math.max(entry.expiresAt, now + ttlMs)
+    if (bound && entry.fields.size > bound.maxFields) trimFields(entry.fields, bound.maxFields, now)
+  }
+
+  mapGet(key: string, field: string): string | null {
+    const now = this.#now()
+    const found = this.#live(this.#protected, key, now)?.fields?.get(field)
+    return found && found.expiresAt > now ? found.value : null
   }
 
   mapGetAll(key: string): Record<string, string> {
-    const fields = this.#live(key, this.#now())?.fields
-    return fields ? Object.fromEntries(fields) : {}
+    const now = this.#now()
+    const fields = this.#live(this.#protected, key, now)?.fields
+    if (!fields) return {}
+    const out: Record<string, string> = {}
+    for (const [name, f] of fields) {
+      if (f.expiresAt > now) out[name] = f.value
+      else fields.delete(name)
+    }
+    return out
   }
 
   mapDelete(key: string, fields: readonly string[]): void {
-    const entry = this.#live(key, this.#now())
+    const entry = this.#live(this.#protected, key, this.#now())
     if (!entry?.fields) return
     for (const field of fields) entry.fields.delete(field)
-    if (entry.fields.size === 0) this.#entries.delete(key)
+    if (entry.fields.size === 0) this.#protected.delete(key)
   }
 
   /** The entry under `key` if it has not expired; an expired one is dropped. */
-  #live(key: string, now: number): Entry | undefined {
-    this.#sweep(now)
-    const entry = this.#entries.get(key)
+  #live(part: Part, key: string, now: number): Entry | undefined {
+    this.#sweep(now, false)
+    const entry = part.get(key)
     if (entry === undefined) return undefined
     if (entry.expiresAt > now) return entry
-    this.#entries.delete(key)
+    part.delete(key)
     return undefined
   }
 
   // Inserted last, so Map order stays "oldest first" for eviction.
-  #insert(key: string, expiresAt: number, value: string | null): Entry {
-    this.#makeRoom()
+  #insert(part: Part, key: string, expiresAt: number, value: string | null, now: number): Entry {
+    if (part === this.#open) this.#evictOpen()
+    else {
+      this.#ensureProtectedRoom(now)
+      this.#nextProtectedExpiry = Math.min(this.#nextProtectedExpiry, expiresAt)
+    }
     const entry: Entry = { expiresAt, count: 0, value }
-    this.#entries.set(key, entry)
+    part.set(key, entry)
     return entry
   }
 
-  #sweep(now: number): void {
-    if (now < this.#nextSweep) return
-    this.#nextSweep = now + this.#sweepIntervalMs
-    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key)
-  }
-
-  #makeRoom(): void {
-    while (this.#entries.size >= this.#maxKeys) {
-      const oldest = this.#entries.keys().next()
+  #evictOpen(): void {
+    while (this.#open.size >= this.#maxKeys) {
+      const oldest = this.#open.keys().next()
       if (oldest.done) return
-      this.#entries.delete(oldest.value)
+      this.#open.delete(oldest.value)
     }
   }
+
+  /** Room for one more protected key, or `StoreFull`: a live marker is never dropped. */
+  #ensureProtectedRoom(now: number): void {
+    if (this.#protected.size < this.#maxProtectedKeys) return
+    if (now >= this.#nextProtectedExpiry) this.#sweep(now, true)
+    if (this.#protected.size < this.#maxProtectedKeys) return
+    throw new StoreFull(
+      `The memory store holds ${this.#maxProtectedKeys} live keys of security state (maxProtectedKeys) and evicts none of them: refused until one expires`,
+      { details: { operation: "insert", maxProtectedKeys: this.#maxProtectedKeys } },
+    )
+  }
+
+  #sweep(now: number, force: boolean): void {
+    if (!force && now < this.#nextSweep) return
+    this.#nextSweep = now + this.#sweepIntervalMs
+    for (const [key, entry] of this.#open) if (entry.expiresAt <= now) this.#open.delete(key)
+    let earliest = Number.POSITIVE_INFINITY
+    for (const [key, entry] of this.#protected) {
+      if (entry.expiresAt <= now) this.#protected.delete(key)
+      else earliest = Math.min(earliest, entry.expiresAt)
+    }
+    this.#nextProtectedExpiry = earliest
+  }
+}
+
+/** Drops expired fields, then the lowest-ranked, until at most `max` remain. */
+function trimFields(fields: Map<string, MapField>, max: number, now: number): void {
+  for (const [name, f] of fields) if (f.expiresAt <= now) fields.delete(name)
+  if (fields.size <= max) return
+  const byRank = [...fields].sort(([, a], [, b]) => a.rank - b.rank)
+  for (const [name] of byRank.slice(0, fields.size - max)) fields.delete(name)
 }
 
 /** @deprecated The memory store does more than rate limits now: use {@link MemoryStore}. */
@@ -157,13 +245,29 @@ export const MemoryRateLimitStore = MemoryStore
 /** @deprecated Use {@link MemoryStore}. */
 export type MemoryRateLimitStore = MemoryStore
 
-// One store per process, not per config object: frameworks (Qwik's `QwikAuth$(configFn)`)
-// may build the config on every request; a store created with it would start empty each time
-// and never limit or remember anything.
-let sharedStore: MemoryStore | undefined
+// One store per app (per signing secret), not per config object: frameworks (Qwik's
+// `QwikAuth$(configFn)`) may build the config on every request, and a store created with it
+// would start empty each time. Not one per process either: two apps in one process would share
+// counters and markers, and their user ids (`session-version:1`) could collide. Two configs
+// with the same secret accept each other's tokens, so they are one app as far as state goes.
+const defaultStores = new Map<string, MemoryStore>()
+const defaults = new WeakSet<Store>()
 
-/** The in-memory store used when none is configured (one per process). */
-export function defaultStore(): MemoryStore {
-  sharedStore ??= new MemoryStore()
-  return sharedStore
+/**
+ * The in-memory store used when none is configured: one per signing secret (`secret`, the
+ * first of `config.secret`), created on first use.
+ */
+export function defaultStore(secret = ""): MemoryStore {
+  let store = defaultStores.get(secret)
+  if (!store) {
+    store = new MemoryStore()
+    defaultStores.set(secret, store)
+    defaults.add(store)
+  }
+  return store
+}
+
+/** Whether `store` is one of the default memory stores (no store was configured). */
+export function isDefaultStore(store: Store): boolean {
+  return defaults.has(store)
 }

@@ -51,11 +51,13 @@ export async function enforcePasskeyOptionsLimits(
         scope: "ip",
         key: ip && `passkey-options:ip:${ip}`,
         rule: options?.perIp ?? DEFAULT_PASSKEY_OPTIONS_PER_IP,
+        strangerKeyed: true,
       },
       {
         scope: "address",
         key: address && `passkey-options:address:${address}`,
         rule: options?.perAddress ?? DEFAULT_PASSKEY_OPTIONS_PER_ADDRESS,
+        strangerKeyed: true,
       },
     ],
     { failOpen: options?.failOpen, provider: providerId, message: "Too many passkey requests" },

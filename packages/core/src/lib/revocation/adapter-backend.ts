@@ -17,7 +17,11 @@ export function hasRevocationMethods(adapter: Adapter | undefined): adapter is R
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
 
-export function adapterRevocation(adapter: RevocationAdapter): RevocationBackend {
+/** `maxListed`: most records kept per user (`session.maxListedSessions`). */
+export function adapterRevocation(
+  adapter: RevocationAdapter,
+  maxListed: number,
+): RevocationBackend {
   return {
     async check(sid, userId, sv) {
       const found = await adapter.getSessionRevocation({ sid, userId })
@@ -35,14 +39,19 @@ export function adapterRevocation(adapter: RevocationAdapter): RevocationBackend
       await adapter.bumpUserSessionVersion(userId)
     },
     async recordSession(record) {
-      await adapter.createSessionRecord({
-        sid: record.sid,
-        userId: record.userId,
-        authTime: new Date(record.authTime * 1000),
-        expires: new Date(record.expires * 1000),
-        ...(record.lastSeen === undefined ? {} : { lastSeenAt: new Date(record.lastSeen * 1000) }),
-        ...(record.userAgent === undefined ? {} : { userAgent: record.userAgent }),
-      })
+      await adapter.createSessionRecord(
+        {
+          sid: record.sid,
+          userId: record.userId,
+          authTime: new Date(record.authTime * 1000),
+          expires: new Date(record.expires * 1000),
+          ...(record.lastSeen === undefined
+            ? {}
+            : { lastSeenAt: new Date(record.lastSeen * 1000) }),
+          ...(record.userAgent === undefined ? {} : { userAgent: record.userAgent }),
+        },
+        { maxPerUser: maxListed },
+      )
     },
     async listSessions(userId): Promise<SessionRecord[]> {
       const rows = await adapter.listSessionRecords(userId)

@@ -13,7 +13,7 @@ import { StoreError } from "../../errors.js"
 import type { JWT } from "../../jwt.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { Logger } from "../logger.js"
-import { defaultStore, MemoryStore } from "../rate-limit/memory-store.js"
+import { isDefaultStore } from "../rate-limit/memory-store.js"
 import { nowSeconds } from "../time.js"
 import { adapterRevocation, hasRevocationMethods } from "./adapter-backend.js"
 import type { RevocationBackend, RevocationVerdict } from "./backend.js"
@@ -22,15 +22,6 @@ import { storeRevocation } from "./store-backend.js"
 export type { RevocationBackend, SessionRecord } from "./backend.js"
 
 const backends = new WeakMap<ResolvedConfig, RevocationBackend>()
-
-// Not the default store: its keys (rate-limit counters) are ones a client can mint at will,
-// and a flood of them would evict revocations (the memory store drops its oldest keys when
-// full). Revocation keys only come from sign-ins and sign-outs.
-let revocationStore: MemoryStore | undefined
-function memoryRevocationStore(): MemoryStore {
-  revocationStore ??= new MemoryStore({ maxKeys: 100_000 })
-  return revocationStore
-}
 
 /** The longest a session token can live: what revocation state must outlive. */
 export function tokenLifetime(config: ResolvedConfig): number {
@@ -45,12 +36,15 @@ export function tokenLifetime(config: ResolvedConfig): number {
 export function revocationBackend(config: ResolvedConfig): RevocationBackend {
   let backend = backends.get(config)
   if (backend) return backend
-  const storeConfigured = config.store !== defaultStore()
-  backend = storeConfigured
-    ? storeRevocation(config.store, tokenLifetime(config))
-    : hasRevocationMethods(config.adapter)
-      ? adapterRevocation(config.adapter)
-      : storeRevocation(memoryRevocationStore(), tokenLifetime(config))
+  // The default memory store keeps revocations safe from floods: they are security state, which
+  // it never evicts (only stranger-keyed counters are).
+  backend =
+    isDefaultStore(config.store) && hasRevocationMethods(config.adapter)
+      ? adapterRevocation(config.adapter, config.session.maxListedSessions)
+      : storeRevocation(config.store, {
+          lifetimeSeconds: tokenLifetime(config),
+          maxListed: config.session.maxListedSessions,
+        })
   backends.set(config, backend)
   return backend
 }

@@ -11,7 +11,7 @@ import type { Store } from "../rate-limit/store.js"
 import { nowSeconds } from "../time.js"
 import type { RevocationBackend, RevocationVerdict, SessionRecord } from "./backend.js"
 
-/** Most sessions listed per user (the newest sign-ins). */
+/** Most sessions listed per user (the newest sign-ins), unless `session.maxListedSessions` says. */
 export const MAX_LISTED_SESSIONS = 50
 
 const sidKey = (sid: string) => `revoked-sid:${sid}`
@@ -53,11 +53,12 @@ function parseRecord(raw: string): SessionRecord | undefined {
 }
 
 /**
- * The map's records that have not expired, oldest sign-in first, at most
- * `MAX_LISTED_SESSIONS` (the newest). Expired and overflowing fields are removed: that only
- * ever deletes fields no list would show, so it cannot race a new sign-in away.
+ * The map's records that have not expired, oldest sign-in first, at most `max` (the newest).
+ * Expired and overflowing fields are removed: that only ever deletes fields no list would
+ * show, so it cannot race a new sign-in away. (A map written with a bound never overflows; one
+ * written before bounds existed, or with a larger bound, is brought down here.)
  */
-async function liveMapRecords(store: MapStore, key: string, now: number) {
+async function liveMapRecords(store: MapStore, key: string, now: number, max: number) {
   const live: SessionRecord[] = []
   const dead: string[] = []
   for (const [field, raw] of Object.entries(await store.mapGetAll(key))) {
@@ -66,15 +67,37 @@ async function liveMapRecords(store: MapStore, key: string, now: number) {
     else dead.push(field)
   }
   live.sort((a, b) => a.authTime - b.authTime)
-  const overflow = live.splice(0, Math.max(0, live.length - MAX_LISTED_SESSIONS))
+  const overflow = live.splice(0, Math.max(0, live.length - max))
   dead.push(...overflow.map((r) => r.sid))
   if (dead.length > 0) await store.mapDelete(key, dead)
   return live
 }
 
-/** `lifetimeSeconds`: the longest a session token can live (the larger of the two maxAges). */
-export function storeRevocation(store: Store, lifetimeSeconds: number): RevocationBackend {
-  const lifetimeMs = lifetimeSeconds * 1000
+/** The record `sid` wrote at sign-in: one field when the store reads single fields. */
+async function mapRecord(store: MapStore, key: string, sid: string) {
+  const raw = store.mapGet ? await store.mapGet(key, sid) : (await store.mapGetAll(key))[sid]
+  return parseRecord(raw ?? "")
+}
+
+/**
+ * Where a session stands in "oldest first": its sign-in time in milliseconds. A sign-in is
+ * recorded in the millisecond it happens (no `lastSeen` yet), so a burst of sign-ins within
+ * one second still drops the earliest; a re-issue only knows the second (`authTime`).
+ */
+function signInRank(record: SessionRecord): number {
+  return record.lastSeen === undefined ? Date.now() : record.authTime * 1000
+}
+
+export interface StoreRevocationOptions {
+  /** The longest a session token can live (the larger of the two maxAges), in seconds. */
+  lifetimeSeconds: number
+  /** Most sessions listed per user; a sign-in past it drops the oldest. Default 50. */
+  maxListed?: number
+}
+
+export function storeRevocation(store: Store, options: StoreRevocationOptions): RevocationBackend {
+  const lifetimeMs = options.lifetimeSeconds * 1000
+  const maxListed = options.maxListed ?? MAX_LISTED_SESSIONS
 
   const userVersion = async (userId: string) => versionOf(await store.get(versionKey(userId)))
 
@@ -123,12 +146,14 @@ export function storeRevocation(store: Store, lifetimeSeconds: number): Revocati
         let full = record
         if (record.userAgent === undefined) {
           // A re-issue: keep what the sign-in recorded. Only this session writes this field.
-          const before = parseRecord((await store.mapGetAll(key))[record.sid] ?? "")
+          const before = await mapRecord(store, key, record.sid)
           if (before?.userAgent !== undefined) full = { ...record, userAgent: before.userAgent }
         }
-        // One atomic field write per session: two sign-ins at the same instant both stay.
+        // One atomic field write per session: two sign-ins at the same instant both stay. The
+        // bound drops the oldest sign-in in the same step, so the map never outgrows the list.
         const ttlMs = Math.max(1, record.expires - now) * 1000
-        await store.mapSet(key, record.sid, JSON.stringify(full), ttlMs)
+        const bound = { maxFields: maxListed, rank: signInRank(record) }
+        await store.mapSet(key, record.sid, JSON.stringify(full), ttlMs, bound)
         return
       }
       // A store without maps: read-modify-write, so two sign-ins of one user at the same
@@ -138,7 +163,8 @@ export function storeRevocation(store: Store, lifetimeSeconds: number): Revocati
       const list = before
         .filter((r) => r.expires > now && r.sid !== record.sid)
         .concat(userAgent === undefined ? record : { ...record, userAgent })
-        .slice(-MAX_LISTED_SESSIONS)
+        .sort((a, b) => a.authTime - b.authTime)
+        .slice(-maxListed)
       const until = Math.max(...list.map((r) => r.expires))
       await store.set(key, JSON.stringify(list), (until - now) * 1000)
     },
@@ -146,8 +172,10 @@ export function storeRevocation(store: Store, lifetimeSeconds: number): Revocati
     async listSessions(userId) {
       const now = nowSeconds()
       const list = hasMaps(store)
-        ? await liveMapRecords(store, listKey(userId), now)
-        : parseList(await store.get(listKey(userId))).filter((r) => r.expires > now)
+        ? await liveMapRecords(store, listKey(userId), now, maxListed)
+        : parseList(await store.get(listKey(userId)))
+            .filter((r) => r.expires > now)
+            .slice(-maxListed)
       const keys = list.map((r) => sidKey(r.sid))
       const revoked = store.getMany
         ? await store.getMany(keys)

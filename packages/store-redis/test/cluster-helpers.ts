@@ -1,0 +1,230 @@
+/**
+ * A real Redis Cluster on loopback for the tests: three masters and three replicas, each its
+ * own `redis-server --cluster-enabled yes` in a temporary directory, joined with
+ * `redis-cli --cluster create`. Killed by PID (SIGKILL), frozen (SIGSTOP) and resumed; always
+ * torn down (SIGCONT, then SIGKILL) by `stop()`.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { createClient } from "@redis/client"
+import { freePort } from "./helpers.js"
+
+const run = promisify(execFile)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export interface ClusterNode {
+  port: number
+  process: ChildProcess
+  id?: string
+  role?: "master" | "replica"
+  /** Slot ranges a master serves. */
+  slots?: [number, number][]
+}
+
+export interface TestCluster {
+  nodes: ClusterNode[]
+  rootNodes: { url: string }[]
+  /** One command to one node (redis-cli), e.g. `cli(port, "CLUSTER", "KEYSLOT", "k")`. */
+  cli(port: number, ...args: string[]): Promise<string>
+  /** SIGSTOP: the node keeps its connections open and answers nothing. */
+  freeze(node: ClusterNode): void
+  /** SIGCONT. */
+  thaw(node: ClusterNode): void
+  /** Re-reads roles and slots from CLUSTER NODES (after a failover). */
+  refresh(): Promise<void>
+  /** The replica that replicates `master` now (INFO replication's master_port). */
+  replicaOf(master: ClusterNode): Promise<ClusterNode>
+  /** The node currently serving `slot` as master. */
+  masterOf(slot: number): ClusterNode
+  /** Waits until every live node reports cluster_state:ok and `slot` is served by a live master. */
+  waitHealthy(timeoutMs?: number): Promise<void>
+  stop(): Promise<void>
+}
+
+/** Six nodes on free loopback ports whose cluster bus ports (+10000) are free too. */
+async function clusterPorts(count: number): Promise<number[]> {
+  const ports: number[] = []
+  while (ports.length < count) {
+    const port = await freePort()
+    if (port + 10000 > 65535 || ports.includes(port)) continue
+    ports.push(port)
+  }
+  return ports
+}
+
+export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Promise<TestCluster> {
+  const dir = mkdtempSync(join(tmpdir(), "latchkey-cluster-"))
+  const ports = await clusterPorts(6)
+  const nodes: ClusterNode[] = ports.map((port) => {
+    const args = [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--cluster-enabled",
+      "yes",
+      "--cluster-config-file",
+      `nodes-${port}.conf`,
+      "--cluster-node-timeout",
+      String(options.nodeTimeoutMs ?? 1000),
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ]
+    return { port, process: spawn("redis-server", args, { stdio: "ignore" }) }
+  })
+  const cli = async (port: number, ...args: string[]) =>
+    (await run("redis-cli", ["-h", "127.0.0.1", "-p", String(port), ...args], { timeout: 10_000 }))
+      .stdout
+
+  const stop = async () => {
+    for (const node of nodes) {
+      if (node.process.exitCode !== null || node.process.signalCode !== null) continue
+      const exited = new Promise((resolve) => node.process.once("exit", resolve))
+      node.process.kill("SIGCONT")
+      node.process.kill("SIGKILL")
+      await exited
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  const frozen = new Set<ClusterNode>()
+  const alive = () =>
+    nodes.filter(
+      (n) => n.process.exitCode === null && n.process.signalCode === null && !frozen.has(n),
+    )
+
+  const refresh = async () => {
+    const lines = (await cli(alive()[0]!.port, "CLUSTER", "NODES")).trim().split("\n")
+    for (const line of lines) {
+      const [id, address, flags, , , , , , ...slots] = line.split(" ")
+      const port = Number(address!.split(":")[1]!.split("@")[0])
+      const node = nodes.find((n) => n.port === port)
+      if (!node) continue
+      node.id = id
+      node.role = flags!.includes("master") ? "master" : "replica"
+      node.slots = slots
+        .filter((s) => !s.startsWith("["))
+        .map((s) => {
+          const [from, to = from] = s.split("-").map(Number)
+          return [from!, to!] as [number, number]
+        })
+    }
+  }
+
+  const cluster: TestCluster = {
+    nodes,
+    rootNodes: ports.map((port) => ({ url: `redis://127.0.0.1:${port}` })),
+    cli,
+    refresh,
+    freeze(node) {
+      frozen.add(node)
+      node.process.kill("SIGSTOP")
+    },
+    thaw(node) {
+      node.process.kill("SIGCONT")
+      frozen.delete(node)
+    },
+    async replicaOf(master) {
+      for (const node of alive()) {
+        if (node === master) continue
+        const info = await cli(node.port, "INFO", "replication")
+        if (info.includes("role:slave") && info.includes(`master_port:${master.port}\r`))
+          return node
+      }
+      throw new Error(`no replica replicates the master on port ${master.port}`)
+    },
+    masterOf(slot) {
+      const node = nodes.find(
+        (n) => n.role === "master" && n.slots?.some(([from, to]) => slot >= from && slot <= to),
+      )
+      if (!node) throw new Error(`no master serves slot ${slot}`)
+      return node
+    },
+    async waitHealthy(timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        try {
+          const states = await Promise.all(
+            alive().map((n) =>
+              cli(n.port, "CLUSTER", "INFO").then((s) => s.includes("cluster_state:ok")),
+            ),
+          )
+          if (states.every(Boolean)) {
+            await refresh()
+            const masters = nodes.filter((n) => n.role === "master" && alive().includes(n))
+            const served = masters.reduce(
+              (sum, n) => sum + (n.slots ?? []).reduce((s, [a, b]) => s + b - a + 1, 0),
+              0,
+            )
+            if (served === 16384) return
+          }
+        } catch {
+          // a node still starting (or frozen): ask again
+        }
+        if (Date.now() > deadline) {
+          const view = await cli(alive()[0]!.port, "CLUSTER", "NODES").catch(String)
+          throw new Error(`the test cluster did not become healthy:\n${view}`)
+        }
+        await sleep(100)
+      }
+    },
+    stop,
+  }
+
+  try {
+    // Every node answers PING before the cluster is made.
+    for (const node of nodes) {
+      const deadline = Date.now() + 10_000
+      for (;;) {
+        const probe = createClient({
+          url: `redis://127.0.0.1:${node.port}`,
+          socket: { reconnectStrategy: false, connectTimeout: 500 },
+        })
+        probe.on("error", () => {})
+        try {
+          await probe.connect()
+          await probe.ping()
+          await probe.close()
+          break
+        } catch (error) {
+          if (Date.now() > deadline) throw error
+          await sleep(50)
+        }
+      }
+    }
+    await run(
+      "redis-cli",
+      [
+        "--cluster",
+        "create",
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        "--cluster-replicas",
+        "1",
+        "--cluster-yes",
+      ],
+      { timeout: 30_000 },
+    )
+    await cluster.waitHealthy()
+    // Replicas in sync before any test relies on a failover keeping data.
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      const infos = await Promise.all(
+        nodes.filter((n) => n.role === "replica").map((n) => cli(n.port, "INFO", "replication")),
+      )
+      if (infos.every((info) => info.includes("master_link_status:up"))) break
+      if (Date.now() > deadline) throw new Error("the test cluster's replicas did not sync")
+      await sleep(100)
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return cluster
+}
