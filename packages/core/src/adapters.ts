@@ -303,3 +303,22 @@ export const accountApiAdapterMethods = [
   "deleteAuthenticator",
   "renameAuthenticator",
 ] as const satisfies readonly (keyof Adapter)[]
+
+// Address ownership (docs/design/address-ownership.md): what a claim and the operator clean-up
+// call. Optional, like every method.
+
+export interface Adapter {
+  /** Deletes the user's Latchkey-managed password; `false` when the user had none. */
+  deletePasswordHash?(userId: string): Awaitable<boolean>
+  /**
+   * Users whose email was never proved (`emailVerified` empty) created before `olderThan`,
+   * oldest first, at most `limit`. For the operator clean-up of squatted addresses.
+   */
+  listUnprovenUsers?(params: { olderThan: Date; limit: number }): Awaitable<AdapterUser[]>
+}
+
+/** The optional methods of address ownership (a claim, the operator clean-up). */
+export const ownershipAdapterMethods = [
+  "deletePasswordHash",
+  "listUnprovenUsers",
+] as const satisfies readonly (keyof Adapter)[]

@@ -34,11 +34,15 @@ const consoleLogger: LoggerInstance = {
   },
 }
 
-/** Codes that record one failed attempt each: never folded into one line per process. */
+/**
+ * Codes that record one event each (a failed attempt, an account claimed): never folded into
+ * one line per process, since a security log needs every one.
+ */
 const PER_ATTEMPT: ReadonlySet<WarningCode> = new Set([
   "credentials-refused",
   "check-failed",
   "two-factor-refused",
+  "account-claimed",
 ])
 
 /** Warnings already logged by this process, per sink: code → the details seen. */
