@@ -408,6 +408,9 @@ export function removeFixtures(): void {
 /** `pg` at the version this repository tests against. */
 export const pgPackage = () => `pg@${installedVersion("pg")}`
 
+/** `@types/pg`, as the README's PostgreSQL line installs it: the starter's build type-checks. */
+export const pgTypesPackage = () => `@types/pg@${installedVersion("@types/pg")}`
+
 /** `npx latchkey vite`, from the installed tarball: adds Latchkey's Vite plugin. */
 export async function addVitePlugin(app: FixtureApp): Promise<string> {
   const { stdout } = await run("npx", ["--no-install", "latchkey", "vite"], {

@@ -24,7 +24,10 @@ const demoFiles = [
   "stale-oauth.e2e.ts",
 ]
 
-const shared = { root, environment: "node", testTimeout: 30_000, hookTimeout: 60_000 } as const
+// Generous: on a loaded machine (CI beside other jobs, or the two projects side by side on two
+// cores) a browser flow that takes 5 s idle can take 30; a timeout must mean a hang, not a
+// busy machine.
+const shared = { root, environment: "node", testTimeout: 90_000, hookTimeout: 180_000 } as const
 
 export default defineConfig({
   test: {
