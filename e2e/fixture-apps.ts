@@ -2,7 +2,13 @@
  * Fixture apps built the way a user builds one: Qwik's `empty` starter (`fixtures/starter`) plus
  * an overlay of files (`fixtures/<name>`), copied outside this repository so nothing resolves
  * from its `node_modules`, with our packages installed from `npm pack` tarballs by `npm install`.
- * Each app runs under Vite's dev server or as a production build served by `vite preview`.
+ * Each app runs under Vite's dev server or as a production build served by `vite preview` (or
+ * node-server, as the README says).
+ *
+ * Once per run, not per app: the packages are packed and each starter is installed with the
+ * core and its binding (in the run's cache directory, provided by the global setup); an app is
+ * a copy of that install (`node_modules` hard-linked) plus its overlays, and `npm install` runs
+ * again only for the packages it adds.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import {
@@ -14,6 +20,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs"
 import { createServer } from "node:net"
@@ -21,6 +28,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
+import { inject } from "vitest"
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -33,26 +41,103 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, npm_config_update_notifier: "false", ...extra }
 }
 
+/** The run's cache (tarballs, installed starters): the global setup's, else this file's. */
+function cacheDir(): string {
+  let dir: string | undefined
+  try {
+    dir = inject("fixtureCache")
+  } catch {
+    // Outside a test run (the global setup itself): this module's scratch directory.
+  }
+  return dir ?? join(scratch, "cache")
+}
+
 let tarballs: Promise<Record<string, string>> | undefined
 
-/** `npm pack` of each published package (built by the e2e global setup), once per run. */
-export function packPackages(): Promise<Record<string, string>> {
+/**
+ * `npm pack` of each published package (built by the e2e global setup), once per run: the
+ * global setup packs them, and every test file reads the list it wrote.
+ */
+export function packPackages(dir: string = cacheDir()): Promise<Record<string, string>> {
   tarballs ??= (async () => {
-    const out = join(scratch, "packs")
+    const out = join(dir, "packs")
+    const manifest = join(out, "packed.json")
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, "utf8"))
     mkdirSync(out, { recursive: true })
     const packed: Record<string, string> = {}
-    for (const dir of ["core", "qwik", "qwik2", "adapter-postgres"]) {
+    for (const pkg of ["core", "qwik", "qwik2", "adapter-postgres"]) {
       const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", out], {
-        cwd: join(root, "packages", dir),
+        cwd: join(root, "packages", pkg),
         env: childEnv(),
       })
       const [info] = JSON.parse(stdout) as { name: string; filename: string }[]
-      if (!info) throw new Error(`npm pack printed nothing for packages/${dir}`)
+      if (!info) throw new Error(`npm pack printed nothing for packages/${pkg}`)
       packed[info.name] = join(out, info.filename)
     }
+    writeFileSync(manifest, JSON.stringify(packed))
     return packed
   })()
   return tarballs
+}
+
+const starters = new Map<string, Promise<string>>()
+
+/**
+ * The starter with the core and the binding installed (`npm install -D <tarballs>`), once per
+ * run and starter: a directory in the run's cache that apps are copied from.
+ */
+function installedStarter(qwik: QwikVersion): Promise<string> {
+  const key = `${qwik.starter}+${qwik.binding}`
+  let pending = starters.get(key)
+  if (!pending) {
+    pending = (async () => {
+      const dir = join(cacheDir(), `starter-${qwik.starter}`)
+      const done = join(dir, ".latchkey-installed")
+      if (existsSync(done)) return dir
+      rmSync(dir, { recursive: true, force: true })
+      cpSync(join(fixtures, qwik.starter), dir, { recursive: true })
+      const packs = await packPackages()
+      await npmInstall(
+        dir,
+        ["@latchkey/core", qwik.binding].map((spec) => packs[spec] ?? spec),
+      )
+      writeFileSync(done, "")
+      return dir
+    })()
+    starters.set(key, pending)
+  }
+  return pending
+}
+
+async function npmInstall(dir: string, specs: string[]): Promise<void> {
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "-D", ...specs], {
+    cwd: dir,
+    env: childEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  })
+}
+
+/**
+ * A copy of an installed starter: files copied, `node_modules` hard-linked (fast, no space);
+ * npm's hidden lockfile is a file of its own, since `npm install` in the app rewrites it.
+ */
+async function copyInstalled(from: string, to: string): Promise<void> {
+  // npm records the tarballs relative to the starter (`file:../packs/…`): the same path must
+  // lead to them from the app's directory.
+  const packs = join(scratch, "packs")
+  if (!existsSync(packs)) symlinkSync(join(cacheDir(), "packs"), packs)
+  cpSync(from, to, {
+    recursive: true,
+    filter: (source) =>
+      source !== join(from, "node_modules") && !source.endsWith(".latchkey-installed"),
+  })
+  await run("cp", ["-al", join(from, "node_modules"), join(to, "node_modules")])
+  const hidden = join(to, "node_modules", ".package-lock.json")
+  if (existsSync(hidden)) {
+    const text = readFileSync(hidden)
+    rmSync(hidden)
+    writeFileSync(hidden, text)
+  }
 }
 
 /** A version of a package this repository installed: the fixtures use the same ones. */
@@ -89,17 +174,15 @@ export async function createApp(
   qwik: QwikVersion = qwik1,
 ): Promise<FixtureApp> {
   const dir = join(scratch, name)
-  cpSync(join(fixtures, qwik.starter), dir, { recursive: true })
+  await copyInstalled(await installedStarter(qwik), dir)
   for (const overlay of overlays) cpSync(join(fixtures, overlay), dir, { recursive: true })
   qwik.prepare?.(dir)
   const packs = await packPackages()
   const wanted = ["@latchkey/core", qwik.binding, ...extraPackages]
   const installed = wanted.map((spec) => packs[spec] ?? spec)
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "-D", ...installed], {
-    cwd: dir,
-    env: childEnv(),
-    maxBuffer: 16 * 1024 * 1024,
-  })
+  // The core and the binding are in the copied install; only what this app adds is installed.
+  const extras = extraPackages.map((spec) => packs[spec] ?? spec)
+  if (extras.length > 0) await npmInstall(dir, extras)
   return { dir, installed }
 }
 
@@ -224,20 +307,66 @@ export async function startDev(app: FixtureApp, port: number): Promise<RunningAp
   )
 }
 
+function scriptsOf(app: FixtureApp): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(join(app.dir, "package.json"), "utf8"))
+  return (pkg.scripts ?? {}) as Record<string, string>
+}
+
 /**
- * The starter's production build: client, then the server entry `vite preview` serves.
- * Resolves to what the builds printed.
+ * The starter's production build, as a user runs it: its own `npm run build` (Qwik 1's
+ * `qwik build`: the type check, ESLint, the client and, with an adapter, the server), then the
+ * server entry `vite preview` serves unless the app has an adapter's `serve` script. A starter
+ * without a `build` script (Qwik 2's fixture) gets the two Vite builds. Resolves to what the
+ * builds printed.
  */
 export async function buildProduction(app: FixtureApp): Promise<string> {
-  const vite = join(app.dir, "node_modules/vite/bin/vite.js")
   const env = childEnv({ NODE_ENV: "production" })
+  const options = { cwd: app.dir, env, maxBuffer: 16 * 1024 * 1024 }
+  const scripts = scriptsOf(app)
   let printed = ""
+  if (scripts.build !== undefined) {
+    const { stdout, stderr } = await run("npm", ["run", "build"], options)
+    printed += stdout + stderr
+    if (scripts.serve === undefined) {
+      const preview = await run("npm", ["run", "build.preview"], options)
+      printed += preview.stdout + preview.stderr
+    }
+    return printed
+  }
+  const vite = join(app.dir, "node_modules/vite/bin/vite.js")
   for (const args of [["build"], ["build", "--ssr", "src/entry.preview.tsx"]]) {
-    const options = { cwd: app.dir, env, maxBuffer: 16 * 1024 * 1024 }
     const { stdout, stderr } = await run(process.execPath, [vite, ...args], options)
     printed += stdout + stderr
   }
   return printed
+}
+
+/**
+ * The README's production step: `npm run qwik add node-server` (the adapter, its entry and the
+ * `serve` script, exactly as Qwik writes them). Then `buildProduction` builds the server and
+ * `startNodeServer` runs it.
+ */
+export async function addNodeServer(app: FixtureApp): Promise<void> {
+  if (scriptsOf(app).serve !== undefined) return
+  await run("npm", ["run", "qwik", "add", "node-server", "--", "--skipConfirmation=true"], {
+    cwd: app.dir,
+    env: childEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  })
+}
+
+/**
+ * `npm run serve` (node-server's `node server/entry.node-server`) with the environment the
+ * README names: `AUTH_SECRET`, `AUTH_URL` and `PORT`. Qwik's entry listens on every interface
+ * (not only loopback) for the length of the test; the tests reach it on 127.0.0.1 only.
+ */
+export async function startNodeServer(
+  app: FixtureApp,
+  port: number,
+  env: Record<string, string>,
+): Promise<RunningApp> {
+  const serveEnv = { NODE_ENV: "production", PORT: String(port), ...env }
+  return startCommand(app, "npm", ["run", "serve"], serveEnv, port)
 }
 
 /** `vite preview` of the production build; production reads the environment, not `.env`. */
@@ -278,6 +407,9 @@ export function removeFixtures(): void {
 
 /** `pg` at the version this repository tests against. */
 export const pgPackage = () => `pg@${installedVersion("pg")}`
+
+/** `@types/pg`, as the README's PostgreSQL line installs it: the starter's build type-checks. */
+export const pgTypesPackage = () => `@types/pg@${installedVersion("@types/pg")}`
 
 /** `npx latchkey vite`, from the installed tarball: adds Latchkey's Vite plugin. */
 export async function addVitePlugin(app: FixtureApp): Promise<string> {

@@ -26,6 +26,7 @@ import {
   newSecret,
   pglitePackage,
   pgPackage,
+  pgTypesPackage,
   type RunningApp,
   removeFixtures,
   serverFilesMatching,
@@ -69,7 +70,7 @@ beforeAll(async () => {
   app = await createApp(
     "migrated-adapter",
     ["migrated", "migrated-adapter"],
-    ["@latchkey/adapter-postgres", pglitePackage(), pgPackage()],
+    ["@latchkey/adapter-postgres", pglitePackage(), pgPackage(), pgTypesPackage()],
   )
   mkdirSync(join(app.dir, ".data"))
   if (databaseUrl) await admin((client) => client.query(`CREATE SCHEMA ${schema}`))

@@ -6,12 +6,14 @@ import type { Browser, Page } from "playwright-core"
 import { expect } from "vitest"
 import { open } from "./browser.js"
 import {
+  addNodeServer,
   buildProduction,
   type FixtureApp,
   freePort,
   newSecret,
   type RunningApp,
   startDev,
+  startNodeServer,
   startProduction,
   writeDotEnv,
 } from "./fixture-apps.js"
@@ -21,18 +23,23 @@ export const ADA = { email: "ada@example.com", password: "correct horse battery 
 
 /**
  * One server for `app`; `.env` is what the quick start writes (production: the environment).
- * `onBuild` receives what the production build printed.
+ * `onBuild` receives what the production build printed. `production: "node-server"` is the
+ * README's production step (`qwik add node-server`, `npm run build`, `npm run serve`); the
+ * default is `vite preview` of the build.
  */
 export async function serveApp(
   app: FixtureApp,
   mode: "dev" | "production",
   onBuild: (log: string) => void = () => {},
+  production: "preview" | "node-server" = "preview",
 ): Promise<RunningApp> {
   const port = await freePort()
   const env = { AUTH_SECRET: await newSecret(app), AUTH_URL: `http://127.0.0.1:${port}` }
   writeDotEnv(app, env)
   if (mode === "dev") return startDev(app, port)
+  if (production === "node-server") await addNodeServer(app)
   onBuild(await buildProduction(app))
+  if (production === "node-server") return startNodeServer(app, port, env)
   return startProduction(app, port, env)
 }
 
@@ -65,9 +72,18 @@ export async function signInReloadSignOut(browser: Browser, url: string, js: boo
   await context.close()
 }
 
-/** A wrong password: the form shows the error, the URL carries it, no session cookie is set. */
-export async function wrongPasswordShown(browser: Browser, url: string, js: boolean) {
-  const { context, page } = await open(browser, url, { javaScriptEnabled: js })
+/**
+ * A wrong password: the form shows the error, the URL carries it, no session cookie is set,
+ * and the server logs it once (one `credentials-refused` line, not one per layer).
+ */
+export async function wrongPasswordShown(browser: Browser, server: RunningApp, js: boolean) {
+  const refusals = () =>
+    server
+      .output()
+      .split("\n")
+      .filter((l) => l.includes("credentials-refused"))
+  const before = refusals().length
+  const { context, page } = await open(browser, server.url, { javaScriptEnabled: js })
   await page.goto("/")
   await signInWith(page, { email: ADA.email, password: "not the password" })
   const alert = page.getByRole("alert")
@@ -77,4 +93,10 @@ export async function wrongPasswordShown(browser: Browser, url: string, js: bool
   const cookies = await context.cookies()
   expect(cookies.find((c) => c.name === "authjs.session-token")).toBeUndefined()
   await context.close()
+  // The line is written before the answer, but reaches this process through a pipe: wait for it.
+  for (let i = 0; i < 50 && refusals().length === before; i++) await sleep(100)
+  await sleep(300)
+  expect(refusals().length - before).toBe(1)
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -73,7 +73,7 @@ for (const mode of ["dev", "production"] as const) {
         signInReloadSignOut(browser, servers[mode]!.url, js))
 
       it(`refuses a wrong password visibly, ${how}`, () =>
-        wrongPasswordShown(browser, servers[mode]!.url, js))
+        wrongPasswordShown(browser, servers[mode]!, js))
     }
 
     it("answers a cross-site form POST to /auth/* with Qwik 2's own 403, before onRequest (README)", async () => {

@@ -1,18 +1,50 @@
 /**
- * Browser tests of the demo app in Debian's Chromium (playwright-core, no browser download).
- * `global-setup.ts` builds the demo once and starts it on a free loopback port.
+ * Browser tests in Debian's Chromium (playwright-core, no browser download). `global-setup.ts`
+ * builds the demo once and starts it on a free loopback port.
+ *
+ * Two projects, each running its files one after another:
+ * - `demo`: the files that share the demo server the global setup starts (or a server of their
+ *   own built from the repository), light on CPU;
+ * - `apps`: the fixture apps (Qwik's starter plus our tarballs), each installed, built and served
+ *   by its file: long, CPU-heavy builds.
+ * `scripts/test-e2e.mjs` (what `npm test` runs) runs the two projects side by side, in two
+ * Vitest processes; `vitest run --config e2e/vitest.config.ts` alone runs them in turn.
  */
 import { defineConfig } from "vitest/config"
 
+const root = import.meta.dirname
+
+const demoFiles = [
+  "account-page.e2e.ts",
+  "auth-flows.e2e.ts",
+  "email.e2e.ts",
+  "endpoints.e2e.ts",
+  "passkey-demo.e2e.ts",
+  "passkey-signin-page.e2e.ts",
+  "stale-oauth.e2e.ts",
+]
+
+// Generous: on a loaded machine (CI beside other jobs, or the two projects side by side on two
+// cores) a browser flow that takes 5 s idle can take 30; a timeout must mean a hang, not a
+// busy machine.
+const shared = { root, environment: "node", testTimeout: 90_000, hookTimeout: 180_000 } as const
+
 export default defineConfig({
   test: {
-    root: import.meta.dirname,
-    include: ["**/*.e2e.ts"],
+    root,
     globalSetup: ["./global-setup.ts"],
-    environment: "node",
-    // One server, one browser: files run one after another and share nothing but the server.
-    fileParallelism: false,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: [
+      // One server, one browser per file: files run one after another.
+      { test: { ...shared, name: "demo", include: demoFiles, fileParallelism: false } },
+      {
+        test: {
+          ...shared,
+          name: "apps",
+          include: ["**/*.e2e.ts"],
+          exclude: [...demoFiles, "**/node_modules/**"],
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 })

@@ -52,6 +52,10 @@ export interface PostgresAdapterOptions {
    * Default 5000. For `pg` it is also passed as `query_timeout`, so a stuck connection is
    * dropped from the pool. Also consider `statement_timeout` and `connectionTimeoutMillis` in
    * the `Pool` configuration, which cancel work on the server and bound connection attempts.
+   *
+   * It does not apply to an embedded PGlite: there a slow answer means a busy machine (the
+   * statement runs in this process), not an unreachable server, and the statement would still
+   * run after we stopped waiting.
    */
   queryTimeoutMs?: number
   /**

@@ -29,6 +29,21 @@ function isPgShaped(client: Queryable): boolean {
   return typeof c.connect === "function" && typeof c.exec !== "function"
 }
 
+/**
+ * Whether `client` is an embedded, in-process database: PGlite (or a wrapper that forwards its
+ * `exec` and `transaction`). Its statements run in this process, so a slow answer means a busy
+ * machine, never an unreachable server; and giving up would not stop the statement, which would
+ * still commit after the caller was told it failed. No timeout applies to it.
+ */
+export function isEmbedded(client: Queryable): boolean {
+  const c = client as { connect?: unknown; exec?: unknown; transaction?: unknown }
+  return (
+    typeof c.exec === "function" &&
+    typeof c.transaction === "function" &&
+    typeof c.connect !== "function"
+  )
+}
+
 /** Rejects with {@link QueryTimeoutError} if `promise` does not settle within `timeoutMs`. */
 export async function withTimeout<T>(promise: PromiseLike<T>, timeoutMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -43,7 +58,8 @@ export async function withTimeout<T>(promise: PromiseLike<T>, timeoutMs: number)
 }
 
 /**
- * Runs one parameterised statement and returns its rows, or rejects within `timeoutMs`.
+ * Runs one parameterised statement and returns its rows, or rejects within `timeoutMs` (not on
+ * an embedded database, see {@link isEmbedded}).
  *
  * The timer bounds the caller's wait whatever the driver does (a connection attempt to a dead
  * host, a lock wait…). For `pg`, `query_timeout` is passed too: pg then fails the query itself,
@@ -65,7 +81,7 @@ export async function query(
           : { name, text, values: params, query_timeout: timeoutMs },
       )
     : client.query(text, params)
-  const { rows } = await withTimeout(pending, timeoutMs)
+  const { rows } = isEmbedded(client) ? await pending : await withTimeout(pending, timeoutMs)
   return rows as Row[]
 }
 
@@ -104,7 +120,8 @@ interface PgPoolLike {
 /**
  * Runs `fn` inside one transaction on one connection.
  *
- * - PGlite: its own `transaction()` (it has a single connection and queues other queries).
+ * - PGlite: its own `transaction()` (it has a single connection and queues other queries), with
+ *   no timeout (see {@link isEmbedded}).
  * - pg `Pool`: a transaction must stay on one checked-out client, never spread over
  *   `pool.query` calls that may each land on a different connection.
  * - Anything else (a pg `Client`, a checked-out `PoolClient`) is one connection already.
@@ -119,7 +136,8 @@ export async function transaction<T>(
 ): Promise<T> {
   const pglite = client as unknown as Partial<PGliteLike>
   if (typeof pglite.transaction === "function") {
-    return await withTimeout(pglite.transaction(fn), timeoutMs)
+    const pending = pglite.transaction(fn)
+    return isEmbedded(client) ? await pending : await withTimeout(pending, timeoutMs)
   }
   const pool = client as unknown as Partial<PgPoolLike>
   if (typeof pool.connect === "function" && typeof pool.totalCount === "number") {

@@ -15,7 +15,8 @@ export interface Migration {
 export interface MigrateOptions {
   /**
    * Longest time, in ms, to wait for the whole migration, including the wait for another
-   * instance that holds the migration lock. Default 60 000.
+   * instance that holds the migration lock. Default 60 000. Not applied to an embedded PGlite
+   * (in-process: a slow migration there means a busy machine).
    */
   timeoutMs?: number
 }

@@ -65,6 +65,7 @@ export type ErrorType =
   | "Verification"
   | "WebAuthnVerificationError"
   | "InvalidTwoFactorCode"
+  | "TwoFactorSignInExpired"
   | "TwoFactorStateError"
 
 /** Extra facts about an error, kept for logs. Never put a token, cookie value or secret here. */
@@ -405,14 +406,25 @@ export class WebAuthnVerificationError extends AuthError {
 }
 
 /**
- * Two-factor sign-in: the code (or recovery code) is wrong, was already used in its time step,
- * or the second-factor step has expired or was already completed (`details.reason` says which;
- * the message never carries the code). The user types a new code or signs in again.
+ * Two-factor sign-in: the code (or recovery code) is wrong or was already used in its time step
+ * (`details.reason` says which; the message never carries the code). The user types a new code.
  */
 export class InvalidTwoFactorCode extends SignInError {
   static override type: ErrorType = "InvalidTwoFactorCode"
   static override clientSafe = true
   static override warning: WarningCode | undefined = "two-factor-refused"
+}
+
+/**
+ * Two-factor sign-in: the step between the password (or other first factor) and the code is
+ * over: it expired (`twoFactor.pendingMaxAge`), was never started, or was already completed
+ * (`details.reason`: `pending-missing`, `pending-replayed`). Nothing was wrong with a code: the
+ * user signs in again, and the sign-in page says so.
+ */
+export class TwoFactorSignInExpired extends SignInError {
+  static override type: ErrorType = "TwoFactorSignInExpired"
+  static override clientSafe = true
+  static override warning: WarningCode | undefined = "check-failed"
 }
 
 /**

@@ -44,9 +44,16 @@ export function database(): Promise<PGlite> {
   return ready
 }
 
-/** Queries wait for the migrations, so the adapter can be created at import time. */
-const client: Queryable = {
+/**
+ * Queries wait for the migrations, so the adapter can be created at import time. `exec` and
+ * `transaction` are PGlite's: the adapter then knows the database is embedded (no query timeout:
+ * a slow first query on a busy machine is not an unreachable server) and runs its transactions
+ * with PGlite's own, which keeps other queries out of them.
+ */
+const client: Queryable & Pick<PGlite, "exec" | "transaction"> = {
   query: async (text, params) => (await database()).query(text, params),
+  exec: async (sql, options) => (await database()).exec(sql, options),
+  transaction: async (fn) => (await database()).transaction(fn),
 }
 
 export const adapter = /*#__PURE__*/ PostgresAdapter(client)

@@ -22,7 +22,11 @@ function seed(): Promise<unknown> {
   seeded ??= (async () => {
     if (await adapter.getUserByEmail?.(DEMO_EMAIL)) return
     await insertUser({ email: DEMO_EMAIL, name: "Demo User", password: DEMO_PASSWORD })
-  })()
+  })().catch((error: unknown) => {
+    // Not kept: the next caller tries again instead of failing on a stale error forever.
+    seeded = undefined
+    throw error
+  })
   return seeded
 }
 
@@ -54,9 +58,22 @@ async function insertUser(input: {
   }
 }
 
-/** Open the database, migrate it and seed the demo account, so the first request is fast. */
-export async function prepareUserStore(): Promise<void> {
-  await seed()
+/**
+ * Open the database, migrate it and seed the demo account, so the first request is fast. A
+ * failure is retried a few times (with a log line) before start-up gives up: on a busy machine
+ * the first open of the database can be slow or fail once.
+ */
+export async function prepareUserStore(attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return void (await seed())
+    } catch (error) {
+      if (attempt >= attempts) throw error
+      const reason = error instanceof Error ? error.message : String(error)
+      console.warn(`[latchkey-demo] preparing the database failed (${reason}); retrying`)
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
+    }
+  }
 }
 
 export type CreateUserResult = { ok: true; user: DemoUser } | { ok: false; reason: "taken" }

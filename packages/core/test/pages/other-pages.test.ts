@@ -82,7 +82,10 @@ describe("error page", () => {
       "Verification",
       "The sign in link is no longer valid. It may have been used already or it may have expired.",
     ],
-    ["MissingCSRF", "Your sign-in form expired or came from another site. Please try again."],
+    [
+      "MissingCSRF",
+      "The sign-in form's security cookie was missing, so nothing was done. This usually means the site was opened at a different address than its usual one (for example 127.0.0.1 instead of localhost), or the form was old. Open the site at its usual address, reload the page and try again.",
+    ],
   ])("links %s to exactly signInUrl", (error, message) => {
     const html = render(error).html
     expect(textOf(html)).toContain(message)

@@ -189,6 +189,10 @@ describe("sign-in page", () => {
   })
 })
 
+/** What happened (the security cookie was missing), the usual cause and what to do. */
+const CSRF_MISSING =
+  "The sign-in form's security cookie was missing, so nothing was done. This usually means the site was opened at a different address than its usual one (for example 127.0.0.1 instead of localhost), or the form was old. Open the site at its usual address, reload the page and try again."
+
 describe("sign-in error banner", () => {
   const banner = (error?: string) => {
     const match = /<div class="alert" role="alert">([\s\S]*?)<\/div>/.exec(render({ error }).html)
@@ -204,7 +208,8 @@ describe("sign-in error banner", () => {
     ["OAuthCallbackError", "Try signing in with a different account."],
     ["OAuthSignInError", "Try signing in with a different account."],
     ["EmailSignInError", "The e-mail could not be sent."],
-    ["MissingCSRF", "Your sign-in form expired or came from another site. Please try again."],
+    ["MissingCSRF", CSRF_MISSING],
+    ["TwoFactorSignInExpired", "Your sign-in expired. Sign in again."],
     ["SessionRequired", "Please sign in to access this page."],
     ["AccessDenied", "You do not have permission to sign in."],
     [

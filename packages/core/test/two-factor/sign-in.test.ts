@@ -10,6 +10,7 @@ import { getAccessToken } from "../../src/lib/refresh/get-access-token.js"
 import { totpCode } from "../../src/lib/two-factor/totp.js"
 import {
   Jar,
+  ORIGIN,
   req,
   SECRET,
   SECURE_ORIGIN,
@@ -126,7 +127,7 @@ for (const strategy of ["jwt", "database"] as const) {
         code: laterCode(secret),
       })
       expect(locationOf(again).pathname).toBe("/auth/signin")
-      expect(locationOf(again).searchParams.get("error")).toBe("InvalidTwoFactorCode")
+      expect(locationOf(again).searchParams.get("error")).toBe("TwoFactorSignInExpired")
       expect(replay.get(SESSION)).toBeUndefined()
     })
 
@@ -195,7 +196,29 @@ for (const strategy of ["jwt", "database"] as const) {
       travel(300)
       const res = await post(config, "/auth/two-factor/verify", jar, { code: totpCode(secret) })
       expect(locationOf(res).pathname).toBe("/auth/signin")
+      // Its own error, not a wrong code: nothing was wrong with the code, the step is over.
+      expect(locationOf(res).searchParams.get("error")).toBe("TwoFactorSignInExpired")
       expect(jar.get(SESSION)).toBeUndefined()
+      // The code page itself, opened after the step expired, sends to sign-in the same way.
+      const page = await Auth(req("/auth/two-factor", { jar }), config)
+      expect(locationOf(page).searchParams.get("error")).toBe("TwoFactorSignInExpired")
+      const json = await postJson(config, "/auth/two-factor/verify", jar, {
+        code: totpCode(secret),
+      })
+      expect(json.status).toBe(400)
+      expect(await json.json()).toMatchObject({ error: "TwoFactorSignInExpired" })
+    })
+
+    it("the code page is a step of signing in: the sign-in heading and a link back to it", async () => {
+      const { config } = await enrolled()
+      const { jar } = await passwordStep(config)
+      const res = await Auth(req("/auth/two-factor", { jar }), config)
+      expect(res.status).toBe(200)
+      const html = await res.text()
+      expect(html).toContain("<h1>Sign in</h1>")
+      expect(html).toContain("Two-factor sign-in")
+      const back = /<a href="([^"]+)" data-back-to-sign-in>Back to sign in<\/a>/.exec(html)
+      expect(back?.[1]).toBe(`${ORIGIN}/auth/signin`)
     })
 
     it("the pending state refuses a JSON caller with a typed error, and a missing CSRF proof", async () => {

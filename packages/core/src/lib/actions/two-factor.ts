@@ -71,6 +71,7 @@ const STATUS: Readonly<Record<string, number>> = {
   MissingCSRF: 403,
   TwoFactorStateError: 409,
   InvalidTwoFactorCode: 400,
+  TwoFactorSignInExpired: 400,
   RateLimited: 429,
   StoreError: 503,
   StoreTimeout: 503,
@@ -124,7 +125,7 @@ export async function twoFactorPost(ctx: RequestContext): Promise<Outcome> {
 
 async function codePage(ctx: RequestContext): Promise<Outcome> {
   const pending = await readPending(ctx)
-  if (!pending) return redirect(pageUrl(ctx, "signIn", { error: "InvalidTwoFactorCode" }))
+  if (!pending) return redirect(pageUrl(ctx, "signIn", { error: "TwoFactorSignInExpired" }))
   if (ctx.config.pages.twoFactor) {
     return redirect(twoFactorPageUrl(ctx, { error: stringParam(ctx.parsed.query.error) }))
   }
@@ -133,10 +134,11 @@ async function codePage(ctx: RequestContext): Promise<Outcome> {
   if (pending.step === "enroll") {
     const tctx = twoFactorContext(ctx.config)
     const user = await ctx.config.adapter!.getUser!(pending.uid)
-    if (!user) return redirect(pageUrl(ctx, "signIn", { error: "InvalidTwoFactorCode" }))
+    if (!user) return redirect(pageUrl(ctx, "signIn", { error: "TwoFactorSignInExpired" }))
     const enrollment = await beginEnrollment(tctx, user)
     const page = renderTwoFactorEnrollPage({
       theme: ctx.config.theme,
+      signInUrl: pageUrl(ctx, "signIn"),
       confirmUrl: actionUrl(ctx, "two-factor", "confirm"),
       csrfToken,
       qrSvg: enrollment.qrSvg,
@@ -147,6 +149,7 @@ async function codePage(ctx: RequestContext): Promise<Outcome> {
   }
   const page = renderTwoFactorCodePage({
     theme: ctx.config.theme,
+    signInUrl: pageUrl(ctx, "signIn"),
     verifyUrl: actionUrl(ctx, "two-factor", "verify"),
     csrfToken,
     error,

@@ -24,7 +24,14 @@ const sameAccount = "To confirm your identity, sign in with the same account you
 const accessDenied = "You do not have permission to sign in."
 const linkExpired =
   "The sign in link is no longer valid. It may have been used already or it may have expired."
-const csrfExpired = "Your sign-in form expired or came from another site. Please try again."
+/**
+ * MissingCSRF: the form's security cookie was missing or did not match. Most often the site
+ * was opened at another address than its configured one (127.0.0.1 with AUTH_URL on localhost):
+ * the cookie was set for one host and the form posted from the other.
+ */
+const csrfMissing =
+  "The sign-in form's security cookie was missing, so nothing was done. This usually means the site was opened at a different address than its usual one (for example 127.0.0.1 instead of localhost), or the form was old. Open the site at its usual address, reload the page and try again."
+export const signInExpired = "Your sign-in expired. Sign in again."
 const rateLimited = "Too many attempts. Wait a few minutes and try again."
 /** InvalidCheck: the user did nothing wrong; the attempt is simply over. */
 export const checkFailed =
@@ -54,7 +61,7 @@ const signInMessages: MessageTable = {
   Callback: tryAnotherAccount,
   EmailSignInError: "The e-mail could not be sent.",
   EmailSignin: "The e-mail could not be sent.",
-  MissingCSRF: csrfExpired,
+  MissingCSRF: csrfMissing,
   SessionRequired: "Please sign in to access this page.",
   AccessDenied: accessDenied,
   Verification: linkExpired,
@@ -64,7 +71,8 @@ const signInMessages: MessageTable = {
   StoreError: storeUnavailable,
   StoreTimeout: storeUnavailable,
   StoreFull: storeUnavailable,
-  InvalidTwoFactorCode: "The second-factor step expired or was already used. Sign in again.",
+  InvalidTwoFactorCode: "The second-factor code was not accepted. Sign in again.",
+  TwoFactorSignInExpired: signInExpired,
   ReauthenticationRequired:
     "For your security, sign in again (with your second factor, if it is on), then add the passkey or account again.",
 }
@@ -99,7 +107,12 @@ const errorPages: Partial<Record<ErrorType | PageCode, ErrorPageContent>> = {
     message: linkExpired,
     signInLink: true,
   },
-  MissingCSRF: { status: 403, heading: "Form expired", message: csrfExpired, signInLink: true },
+  MissingCSRF: {
+    status: 403,
+    heading: "Security check failed",
+    message: csrfMissing,
+    signInLink: true,
+  },
   RateLimited: {
     status: 429,
     heading: "Too many attempts",

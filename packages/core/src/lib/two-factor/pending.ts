@@ -7,7 +7,7 @@
  * it), short-lived (`twoFactor.pendingMaxAge`, default 5 minutes), and consumed in the store when
  * the sign-in completes, so a copy of the cookie cannot complete a second one.
  */
-import { InvalidTwoFactorCode } from "../../errors.js"
+import { TwoFactorSignInExpired } from "../../errors.js"
 import { decode, encode, type JWT } from "../../jwt.js"
 import type { CookieOption, ResponseCookie } from "../../types.js"
 import type { RequestContext } from "../context.js"
@@ -121,7 +121,7 @@ export async function readPending(ctx: RequestContext): Promise<PendingSecondFac
 export async function requirePending(ctx: RequestContext): Promise<PendingSecondFactor> {
   const state = await readPending(ctx)
   if (!state) {
-    throw new InvalidTwoFactorCode(
+    throw new TwoFactorSignInExpired(
       "The second-factor step has expired or was never started: sign in again",
       { details: { reason: "pending-missing" } },
     )
@@ -141,8 +141,11 @@ export async function consumePending(
     Math.max(0, (state.exp ?? 0) * 1000 - Date.now()) + (CLOCK_TOLERANCE_SECONDS + 1) * 1000
   const fresh = await ctx.config.store.consumeOnce(`2fa:pending:${state.jti}`, ttlMs)
   if (!fresh) {
-    throw new InvalidTwoFactorCode("This second-factor step was already completed: sign in again", {
-      details: { reason: "pending-replayed" },
-    })
+    throw new TwoFactorSignInExpired(
+      "This second-factor step was already completed: sign in again",
+      {
+        details: { reason: "pending-replayed" },
+      },
+    )
   }
 }
