@@ -23,7 +23,6 @@ import {
   AccountNotLinked,
   AuthError,
   CallbackRouteError,
-  EmailSignInError,
   InvalidProvider,
   MethodNotAllowed,
   UnknownAction,
@@ -226,8 +225,14 @@ export async function passwordPost(ctx: RequestContext): Promise<Outcome> {
       case "email-change":
         await confirmEmailChange(ctx, provider)
         return done(ctx, await resolveCallbackUrl(ctx))
-      case "reset":
-        return await reset(ctx, provider)
+      case "reset": {
+        const signedIn = await reset(ctx, provider)
+        // A fetch client gets JSON with where to go (the session cookie is set either way).
+        if (signedIn.kind !== "redirect" || ctx.returnRedirect || formNavigation(ctx)) {
+          return signedIn
+        }
+        return json({ ok: true, url: signedIn.url }, 200, NO_CACHE_HEADERS)
+      }
     }
   } catch (error) {
     return passwordErrorOutcome(ctx, op, error)
@@ -265,14 +270,9 @@ function passwordErrorOutcome(ctx: RequestContext, op: Op | undefined, thrown: u
     thrown instanceof AuthError
       ? thrown
       : new CallbackRouteError("Unexpected error in a password action", { cause: thrown })
-  // A CSRF refusal keeps its usual answer (a 403 that drives the browser nowhere); a sign-in
-  // refusal after a reset (second factor, callbacks) goes where every sign-in error goes.
-  if (
-    error.type === "MissingCSRF" ||
-    error.type === "MethodNotAllowed" ||
-    error.kind === "signIn"
-  ) {
-    if (!(error instanceof EmailSignInError)) return errorOutcome(ctx, error)
+  // A CSRF refusal keeps its usual answer (a 403 that drives the browser nowhere).
+  if (error.type === "MissingCSRF" || error.type === "MethodNotAllowed") {
+    return errorOutcome(ctx, error)
   }
   const status =
     (error as { status?: number }).status ?? STATUS[error.type] ?? (error.clientSafe ? 400 : 500)
