@@ -42,7 +42,7 @@ import { publicError } from "../http/public-error.js"
 import type { PageResponse } from "../pages/layout.js"
 import { endUserSessions } from "../revocation/api.js"
 import { canSendMail, findPasswordProvider, type PasswordConfig } from "./config.js"
-import { consumeLink, type LinkKeys, type LinkPurpose, macOnly, mintLink } from "./links.js"
+import { consumeLink, type LinkPurpose, macOnly, mintLink } from "./links.js"
 import { enforceMailRequestLimit, sendPasswordMail } from "./mail.js"
 import {
   renderCheckMailPage,
@@ -52,9 +52,9 @@ import {
   renderSignUpPage,
 } from "./pages.js"
 import { checkNewPassword } from "./policy.js"
+import { linkKeys, PASSWORD_OPS as OPS, type PasswordOp, passwordUrl } from "./urls.js"
 
-const OPS = ["signup", "resend", "forgot", "reset", "verify", "email-change", "sent"] as const
-type Op = (typeof OPS)[number]
+type Op = PasswordOp
 
 function opOf(ctx: RequestContext): Op {
   const op = ctx.providerId
@@ -74,22 +74,6 @@ function providerOf(ctx: RequestContext): PasswordConfig {
     })
   }
   return provider
-}
-
-function linkKeys(ctx: RequestContext, provider: PasswordConfig): LinkKeys {
-  return {
-    provider: { id: provider.id, secret: provider.passwordAccount.secret },
-    configSecret: ctx.config.secret,
-    adapter: ctx.config.adapter,
-    store: ctx.config.store,
-  }
-}
-
-/** `<origin><basePath>/password/<op>?<params>`: a link for a mail or a redirect. */
-function passwordUrl(ctx: RequestContext, op: Op, params: Record<string, string> = {}): string {
-  const url = new URL(actionUrl(ctx, "password", op))
-  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
-  return url.href
 }
 
 const html = (page: PageResponse, headers?: Record<string, string>): Outcome => ({
