@@ -112,4 +112,4 @@ export default function Password(config: PasswordUserConfig = {}): PasswordConfi
   }
 }
 
-export { Password }
+export { createPasswordHasher, Password }
