@@ -176,4 +176,40 @@ describe("password sign-up and verification", () => {
     ).text()
     expect(page).toContain("That password is too short.")
   })
+
+  it("the sign-in page links to sign-up and forgot, and offers the link again to an unconfirmed account", async () => {
+    const app = setup()
+    const page = await (await app.auth(req("/auth/signin"))).text()
+    expect(page).toContain('action="http://app.example.com/auth/callback/password"')
+    expect(page).toContain('href="http://app.example.com/auth/password/signup"')
+    expect(page).toContain('href="http://app.example.com/auth/password/forgot"')
+    expect(page).not.toContain("data-latchkey-resend")
+    const b = await browser(app)
+    await postJson(app, "/auth/password/signup", { email: "ann@example.com", password: GOOD }, b)
+    const { res } = await signIn(app, "ann@example.com", GOOD)
+    const refused = await (
+      await app.auth(
+        req(
+          new URL(res.headers.get("location")!).pathname +
+            new URL(res.headers.get("location")!).search,
+        ),
+      )
+    ).text()
+    expect(refused).toContain("data-latchkey-resend")
+    expect(refused).toContain('action="http://app.example.com/auth/password/resend"')
+    // A wrong password gets no such offer.
+    const wrong = await signIn(app, "ann@example.com", "not-the-password")
+    const wrongPage = await (
+      await app.auth(
+        req(
+          new URL(wrong.res.headers.get("location")!).pathname +
+            new URL(wrong.res.headers.get("location")!).search,
+        ),
+      )
+    ).text()
+    expect(wrongPage).not.toContain("data-latchkey-resend")
+    const resent = await postForm(app, "/auth/password/resend", { email: "ann@example.com" }, b)
+    expect(resent.headers.get("location")).toBe("http://app.example.com/auth/password/sent")
+    expect(app.mails.filter((m) => m.purpose === "verify")).toHaveLength(2)
+  })
 })
