@@ -1,9 +1,11 @@
 /**
- * Through `onRequest`, an app served without a proxy still has a per-IP sign-in limit: the
- * binding hands the core Qwik City's `clientConn.ip`.
+ * Password accounts through the binding: the per-IP sign-in limit counts `clientConn.ip` when no
+ * proxy header is there, and the core's built-in password pages are served under the base path.
  */
 
+import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import Credentials from "@latchkey/core/providers/credentials"
+import Password from "@latchkey/core/providers/password"
 import { MemoryStore } from "@latchkey/core/store"
 import { describe, expect, it } from "vitest"
 import { handleRequest } from "../src/on-request.js"
@@ -57,5 +59,21 @@ describe("per-IP limit without a proxy", () => {
     expect(await attempt(c, 3, "203.0.113.9")).toContain("error=RateLimited")
     // Another client is not charged for them.
     expect(await attempt(c, 4, "203.0.113.10")).toContain("error=CredentialsSignin")
+  })
+})
+
+describe("password pages through onRequest", () => {
+  it("serves the core's built-in sign-up page under the base path", async () => {
+    const c: QwikAuthConfig = {
+      ...config(),
+      adapter: MemoryAdapter(),
+      providers: [Password({ sendPasswordMail: () => {} })],
+    }
+    const { event } = fakeEvent("/auth/password/signup", { method: "GET" })
+    const thrown = await outcome(handleRequest(event, c))
+    expect(thrown).toBeInstanceOf(Sent)
+    const page = await (thrown as Sent).response.text()
+    expect(page).toContain('action="http://127.0.0.1:5173/auth/password/signup"')
+    expect(page).toContain('name="csrfToken"')
   })
 })
