@@ -59,7 +59,7 @@ export interface PasswordUserConfig extends PasswordPolicyOptions {
   from?: string
   /** Send the mails yourself (an HTTP mail API on the edge); `params.message` is the default text. */
   sendPasswordMail?: (params: SendPasswordMailParams) => Awaitable<void>
-  /** Seconds a sign-up verification link works. Default 86400 (a day). */
+  /** Seconds a sign-up verification link works. Default 3600 (an hour; "send the link again" mints a new one). */
   verificationMaxAge?: number
   /** Seconds a reset link works. Default 1800; at most 3600. */
   resetMaxAge?: number
@@ -101,7 +101,7 @@ export default function Password(config: PasswordUserConfig = {}): PasswordConfi
       server: config.server,
       from: config.from,
       sendPasswordMail: config.sendPasswordMail,
-      verificationMaxAge: config.verificationMaxAge ?? 24 * 60 * 60,
+      verificationMaxAge: config.verificationMaxAge ?? 60 * 60,
       resetMaxAge: config.resetMaxAge ?? 30 * 60,
       emailChangeMaxAge: config.emailChangeMaxAge ?? 60 * 60,
       policy: resolvePolicy(config),

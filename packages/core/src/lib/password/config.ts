@@ -69,7 +69,7 @@ export interface PasswordSettings {
   readonly from: string | undefined
   /** Sends one mail; default: nodemailer through `server`. */
   readonly sendPasswordMail: ((params: SendPasswordMailParams) => Awaitable<void>) | undefined
-  /** Seconds a sign-up verification link works (default 86400: a day). */
+  /** Seconds a sign-up verification link works (default 3600). */
   readonly verificationMaxAge: number
   /** Seconds a reset link works (default 1800, at most 3600). */
   readonly resetMaxAge: number
