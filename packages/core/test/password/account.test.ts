@@ -95,7 +95,7 @@ describe("account/password-change", () => {
       me,
     )
     expect(res.status).toBe(400)
-    expect(await res.json()).toMatchObject({ error: "PasswordRejected" })
+    expect(await res.json()).toMatchObject({ error: "PasswordRejected", reason: "common" })
   })
 
   it("guesses of the current password count against the sign-in limit of the account", async () => {

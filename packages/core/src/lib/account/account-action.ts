@@ -132,5 +132,10 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
         : publicError(error)
   if (formNavigation(ctx)) return redirect(await destination(ctx, type))
   const url = ctx.returnRedirect ? { url: await destination(ctx, type) } : {}
-  return json({ error: type, message, ...url }, status, NO_CACHE_HEADERS)
+  // A refused password names the rule it broke (`too-short`, `common`, …) for the page.
+  const reason =
+    type === "PasswordRejected" && typeof error.details?.reason === "string"
+      ? { reason: error.details.reason }
+      : {}
+  return json({ error: type, message, ...reason, ...url }, status, NO_CACHE_HEADERS)
 }
