@@ -15,6 +15,7 @@ import { MemoryStore } from "@latchkey/core/store"
 import { describe, expect, it } from "vitest"
 import { Jar, req } from "../../core/test/auth/helpers.js"
 import { accountAction } from "../src/account.js"
+import { signIn } from "../src/actions.js"
 import { handleRequest } from "../src/on-request.js"
 import { passwordAction } from "../src/password.js"
 import type { QwikAuthConfig } from "../src/types.js"
@@ -238,5 +239,32 @@ describe("useChangePassword (server body)", () => {
       { currentPassword: GOOD, password: "brand-new-secret" },
     )
     expect(ok).toEqual({ ok: true })
+  })
+})
+
+describe("useSignIn with the Password provider (server body)", () => {
+  it("signs in with { providerId: 'password', options: { email, password } }", async () => {
+    const adapter = MemoryAdapter()
+    const hasher = createPasswordHasher({ algorithm: "pbkdf2-sha256", pbkdf2Iterations: 1000 })
+    const c: QwikAuthConfig = {
+      ...config(),
+      adapter,
+      providers: [Password({ hasher, sendPasswordMail: () => {} })],
+    }
+    const user = await adapter.createUser!({
+      id: "u1",
+      email: "ann@example.com",
+      emailVerified: new Date(),
+    })
+    await adapter.setPasswordHash!(user.id, await hasher.hash(GOOD))
+    const { event, cookies } = fakeEvent("/login/")
+    const thrown = await outcome(
+      signIn(event, c, {
+        providerId: "password",
+        options: { email: "ann@example.com", password: GOOD, redirectTo: "/home/" },
+      }),
+    )
+    expect(thrown).toEqual(new Redirect(303, "/home/"))
+    expect(cookies.has("authjs.session-token")).toBe(true)
   })
 })
