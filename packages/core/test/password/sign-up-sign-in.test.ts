@@ -213,3 +213,58 @@ describe("password sign-up and verification", () => {
     expect(app.mails.filter((m) => m.purpose === "verify")).toHaveLength(2)
   })
 })
+
+describe("the app's own password pages (pages.signUp, forgotPassword, resetPassword, passwordSent)", () => {
+  const pages = {
+    signUp: "/join",
+    forgotPassword: "/account/forgot",
+    resetPassword: "/account/reset",
+    passwordSent: "/check-your-mail",
+  }
+
+  it("replace the built-in ones: links, redirects, and the reset link's page (with its query)", async () => {
+    const app = setup({}, { pages })
+    const signInPage = await (await app.auth(req("/auth/signin"))).text()
+    expect(signInPage).toContain('href="http://app.example.com/join"')
+    expect(signInPage).toContain('href="http://app.example.com/account/forgot"')
+    expect((await app.auth(req("/auth/password/signup"))).headers.get("location")).toBe(
+      "http://app.example.com/join",
+    )
+    const b = await browser(app)
+    const sent = await postForm(
+      app,
+      "/auth/password/signup",
+      { email: "ann@example.com", password: GOOD },
+      b,
+    )
+    expect(sent.headers.get("location")).toBe("http://app.example.com/check-your-mail")
+    const weak = await postForm(
+      app,
+      "/auth/password/signup",
+      { email: "bob@example.com", password: "short" },
+      b,
+    )
+    expect(weak.headers.get("location")).toBe(
+      "http://app.example.com/join?error=PasswordRejected&reason=too-short",
+    )
+    await app.adapter.updateUser!({
+      id: (await app.adapter.getUserByEmail!("ann@example.com"))!.id,
+      emailVerified: new Date(),
+    })
+    await postForm(app, "/auth/password/forgot", { email: "ann@example.com" }, b)
+    const mailed = new URL(app.mails.at(-1)!.url!)
+    const opened = await app.auth(req(`${mailed.pathname}${mailed.search}`))
+    const custom = new URL(opened.headers.get("location")!)
+    expect(custom.pathname).toBe("/account/reset")
+    expect(custom.searchParams.get("token")).toBe(mailed.searchParams.get("token"))
+    // The app's page posts the link's fields with the new password: the reset works.
+    const fields = Object.fromEntries(custom.searchParams)
+    const done = await postJson(
+      app,
+      "/auth/password/reset",
+      { ...fields, password: "fresh-new-password" },
+      b,
+    )
+    expect(done.status).toBe(200)
+  })
+})

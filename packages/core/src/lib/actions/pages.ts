@@ -25,6 +25,7 @@ import {
 } from "../pages/index.js"
 import { scriptHash } from "../pages/passkey-script.js"
 import { isPasswordProvider } from "../password/config.js"
+import { passwordPageUrl } from "../password/urls.js"
 
 const html = (page: PageResponse): Outcome => ({
   kind: "html",
@@ -161,8 +162,8 @@ export function pageProviders(ctx: RequestContext): PageProvider[] {
     if (provider.type === "credentials") entry.credentials = provider.credentials
     if (isPasswordProvider(provider)) {
       entry.password = {
-        signUpUrl: actionUrl(ctx, "password", "signup"),
-        forgotUrl: actionUrl(ctx, "password", "forgot"),
+        signUpUrl: passwordPageUrl(ctx, "signup"),
+        forgotUrl: passwordPageUrl(ctx, "forgot"),
         resendUrl: actionUrl(ctx, "password", "resend"),
       }
     }

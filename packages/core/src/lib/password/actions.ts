@@ -52,7 +52,14 @@ import {
   renderSignUpPage,
 } from "./pages.js"
 import { checkNewPassword } from "./policy.js"
-import { linkKeys, PASSWORD_OPS as OPS, type PasswordOp, passwordUrl } from "./urls.js"
+import {
+  customPasswordPage,
+  linkKeys,
+  PASSWORD_OPS as OPS,
+  type PasswordOp,
+  passwordPageUrl,
+  passwordUrl,
+} from "./urls.js"
 
 type Op = PasswordOp
 
@@ -97,6 +104,12 @@ export async function passwordGet(ctx: RequestContext): Promise<Outcome> {
     const theme = ctx.config.theme
     const signInUrl = pageUrl(ctx, "signIn")
     const minLength = provider.passwordAccount.policy.minLength
+    // The app's own page, when it has one, gets the same query (a reset link's token too).
+    const custom =
+      op === "verify" || op === "email-change"
+        ? undefined
+        : customPasswordPage(ctx, op, { ...query })
+    if (custom !== undefined) return redirect(custom)
     switch (op) {
       case "signup":
       case "forgot": {
@@ -196,13 +209,13 @@ export async function passwordPost(ctx: RequestContext): Promise<Outcome> {
     switch (op) {
       case "signup":
         await signUp(ctx, provider)
-        return done(ctx, passwordUrl(ctx, "sent"))
+        return done(ctx, passwordPageUrl(ctx, "sent"))
       case "resend":
         await resend(ctx, provider)
-        return done(ctx, passwordUrl(ctx, "sent"))
+        return done(ctx, passwordPageUrl(ctx, "sent"))
       case "forgot":
         await forgot(ctx, provider)
-        return done(ctx, passwordUrl(ctx, "sent"))
+        return done(ctx, passwordPageUrl(ctx, "sent"))
       case "verify":
         await verify(ctx, provider)
         return done(ctx, pageUrl(ctx, "signIn"))
@@ -274,14 +287,14 @@ function passwordErrorOutcome(ctx: RequestContext, op: Op | undefined, thrown: u
   if (formNavigation(ctx) && op !== undefined && status < 500) {
     if (op === "signup" || op === "forgot" || op === "resend") {
       const back = op === "resend" ? "signup" : op
-      return redirect(passwordUrl(ctx, back, { error: type, ...(reason ? { reason } : {}) }))
+      return redirect(passwordPageUrl(ctx, back, { error: type, ...(reason ? { reason } : {}) }))
     }
     if (op === "reset" && type === "PasswordRejected") {
       // The link was not consumed (the policy is checked first): back to its form.
       const { token, uid, email } = ctx.parsed.body
       if (typeof token === "string" && typeof uid === "string" && typeof email === "string") {
         return redirect(
-          passwordUrl(ctx, "reset", {
+          passwordPageUrl(ctx, "reset", {
             token,
             uid,
             email,

@@ -17,7 +17,7 @@ export type PasswordOp = (typeof PASSWORD_OPS)[number]
 
 /** `<origin><basePath>/password/<op>?<params>`: a link for a mail or a redirect. */
 export function passwordUrl(
-  ctx: RequestContext,
+  ctx: Pick<RequestContext, "origin" | "config">,
   op: PasswordOp,
   params: Record<string, string> = {},
 ): string {
@@ -33,4 +33,38 @@ export function linkKeys(ctx: RequestContext, provider: PasswordConfig): LinkKey
     adapter: ctx.config.adapter,
     store: ctx.config.store,
   }
+}
+
+const CUSTOM_PAGES = {
+  signup: "signUp",
+  forgot: "forgotPassword",
+  reset: "resetPassword",
+  sent: "passwordSent",
+} as const
+
+/**
+ * The page for `op`: the app's own (`pages.signUp`, `forgotPassword`, `resetPassword`,
+ * `passwordSent`) with `params` in its query, else the built-in one; `undefined` when the app
+ * has none for it.
+ */
+export function customPasswordPage(
+  ctx: Pick<RequestContext, "origin" | "config">,
+  op: PasswordOp,
+  params: Record<string, string> = {},
+): string | undefined {
+  const key = (CUSTOM_PAGES as Record<string, keyof typeof ctx.config.pages>)[op]
+  const custom = key === undefined ? undefined : ctx.config.pages[key]
+  if (custom === undefined) return undefined
+  const url = new URL(custom, ctx.origin)
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
+  return url.href
+}
+
+/** The page for `op` (the app's own, else the built-in one), for links and redirects. */
+export function passwordPageUrl(
+  ctx: Pick<RequestContext, "origin" | "config">,
+  op: PasswordOp,
+  params: Record<string, string> = {},
+): string {
+  return customPasswordPage(ctx, op, params) ?? passwordUrl(ctx, op, params)
 }
