@@ -301,7 +301,7 @@ export interface Adapter {
   getPasswordHash?(userId: string): Awaitable<string | null>
   /** Stores (or replaces) the user's password hash. */
   setPasswordHash?(userId: string, hash: string): Awaitable<void>
-  /** Deletes the user's password hash; `false` when there was none. */
+  /** Deletes the user's Latchkey-managed password; `false` when the user had none. */
   deletePasswordHash?(userId: string): Awaitable<boolean>
 }
 
@@ -310,4 +310,21 @@ export const passwordAdapterMethods = [
   "getPasswordHash",
   "setPasswordHash",
   "deletePasswordHash",
+] as const satisfies readonly (keyof Adapter)[]
+
+// Address ownership (docs/design/address-ownership.md): what a claim and the operator clean-up
+// call. Optional, like every method.
+
+export interface Adapter {
+  /**
+   * Users whose email was never proved (`emailVerified` empty) created before `olderThan`,
+   * oldest first, at most `limit`. For the operator clean-up of squatted addresses.
+   */
+  listUnprovenUsers?(params: { olderThan: Date; limit: number }): Awaitable<AdapterUser[]>
+}
+
+/** The optional methods of address ownership (a claim, the operator clean-up). */
+export const ownershipAdapterMethods = [
+  "deletePasswordHash",
+  "listUnprovenUsers",
 ] as const satisfies readonly (keyof Adapter)[]
