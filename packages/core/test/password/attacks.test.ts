@@ -228,11 +228,58 @@ describe("links", () => {
     expect(problems.map((p) => p.message).join()).toContain("resetMaxAge")
   })
 
-  it("a reset link of an unproven account is refused until the claim can clear it (rule 4)", async () => {
-    const app = setup()
-    const b = await browser(app)
-    await postJson(app, "/auth/password/signup", { email: "ann@example.com", password: GOOD }, b)
-    // The real owner signs up too: the notice carries a reset link.
+  it("a reset link meeting a squatted (unproven) account claims it: the squatter's password and sessions go, the id stays", async () => {
+    const claimed: unknown[] = []
+    const app = setup(
+      { requireEmailVerification: false },
+      { events: { accountClaimed: (m) => void claimed.push(m) } },
+    )
+    // The squatter signs up with the victim's address and, verification being off, signs in.
+    await postJson(
+      app,
+      "/auth/password/signup",
+      { email: "ann@example.com", password: GOOD },
+      await browser(app),
+    )
+    const squatter = await signIn(app, "ann@example.com", GOOD)
+    expect(sessionCookie(squatter.jar)).toBeDefined()
+    const id = (await app.adapter.getUserByEmail!("ann@example.com"))!.id
+    // The real owner tries to sign up: the notice carries a reset link.
+    await postJson(
+      app,
+      "/auth/password/signup",
+      { email: "ann@example.com", password: "owner-password-1" },
+      await browser(app),
+    )
+    const link = linkParams(app.mails.findLast((m) => m.purpose === "account-exists")!)
+    const owner = await browser(app)
+    const res = await postJson(
+      app,
+      "/auth/password/reset",
+      { ...link, password: "owner-password-2" },
+      owner,
+    )
+    expect(res.status).toBe(200)
+    expect(await app.adapter.getUser!(id)).toMatchObject({ id, emailVerified: expect.any(Date) })
+    expect((await sessionOf(app, owner.jar))?.user?.email).toBe("ann@example.com")
+    expect((await sessionOf(app, squatter.jar))?.user).toBeUndefined()
+    expect(sessionCookie((await signIn(app, "ann@example.com", GOOD)).jar)).toBeUndefined()
+    expect(claimed).toEqual([
+      expect.objectContaining({
+        via: { proof: "reset-link", provider: "password" },
+        removed: expect.objectContaining({ password: true }),
+      }),
+    ])
+  })
+
+  it("a reset link meeting an unproven account whose password the app keeps is refused, nothing removed", async () => {
+    const app = setup({}, { account: { hasCredentials: () => true } })
+    await postJson(
+      app,
+      "/auth/password/signup",
+      { email: "ann@example.com", password: GOOD },
+      await browser(app),
+    )
     await postJson(
       app,
       "/auth/password/signup",

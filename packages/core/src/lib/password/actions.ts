@@ -20,7 +20,6 @@
  */
 import type { AdapterUser } from "../../adapters.js"
 import {
-  AccountNotLinked,
   AuthError,
   CallbackRouteError,
   InvalidProvider,
@@ -28,6 +27,7 @@ import {
   UnknownAction,
   Verification,
 } from "../../errors.js"
+import { claimAddress } from "../account/claim.js"
 import { isEmailProven, markVerified } from "../account/email-ownership.js"
 import { completeSignIn } from "../actions/callback/complete-sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
@@ -452,8 +452,9 @@ async function verify(ctx: RequestContext, provider: PasswordConfig): Promise<vo
 
 /**
  * The reset link: checks the new password first (a refused one does not burn the link), then
- * consumes the link, sets the password, proves the address, ends every session of the user
- * (database rows and JWT sessions through the session version) and signs in this browser only.
+ * consumes the link, claims an unproven row (`claimAddress`), sets the password, ends every
+ * session of the user (database rows and JWT sessions through the session version) and signs in
+ * this browser only.
  */
 async function reset(ctx: RequestContext, provider: PasswordConfig): Promise<Outcome> {
   const settings = provider.passwordAccount
@@ -461,15 +462,12 @@ async function reset(ctx: RequestContext, provider: PasswordConfig): Promise<Out
   const password = await checkNewPassword(ctx.parsed.body.password, settings.policy)
   const callbackUrl = await resolveCallbackUrl(ctx)
   const link = await consume(ctx, provider, "reset")
-  const user = await linkedUser(ctx, link.userId, link.email)
+  let user = await linkedUser(ctx, link.userId, link.email)
   if (!isEmailProven(user)) {
-    // A proof from elsewhere meeting an unproven row (ownership rule 4). Until the claim
-    // (`claimAddress`) can clear what was attached before the proof, the row is left as it is,
-    // as every other proof of an unproven row is refused today.
-    throw new AccountNotLinked(
-      "This address belongs to an account whose address was never confirmed. Sign in the way the account was created and confirm the address first.",
-      { details: { reason: "unproven-row", provider: provider.id } },
-    )
+    // A proof from elsewhere meeting an unproven row (ownership rule 4): the claim removes
+    // whatever was attached before it (the squatter's password, passkeys, linked accounts,
+    // second factor, sessions) and marks the row proven; the user id stays.
+    user = (await claimAddress(ctx, user, { proof: "reset-link", provider: provider.id })).user
   }
   await adapter.setPasswordHash!(user.id, await settings.hasher.hash(password))
   await endUserSessions(ctx.config, user.id)
