@@ -19,8 +19,8 @@ export type PasswordOp = "signup" | "resend" | "forgot" | "reset"
 /**
  * The error types a password action can fail with (`value.error.type`): `PasswordRejected` (the
  * policy; `error.reason` says which rule), `EmailSignInError` (not an address), `Verification`
- * (the reset link is invalid, expired or used), `AccountNotLinked` (the address was never
- * confirmed), `RateLimited`, `MissingCSRF`, `Invalid`, `Error`.
+ * (the reset link is invalid, expired or used), `AccountNotLinked` (the account's address was
+ * never confirmed and the app keeps its password itself), `RateLimited`, `MissingCSRF`, `Invalid`, `Error`.
  *
  * @public
  */
@@ -53,7 +53,7 @@ const messages: Record<PasswordErrorType, string> = {
   Verification:
     "This link is no longer valid: it may have been used or have expired. Ask for a new one.",
   AccountNotLinked:
-    "This address belongs to an account whose address was never confirmed. Sign in the way the account was created and confirm the address first.",
+    "This address belongs to an account whose address was never confirmed and whose password this app keeps. Sign in with that password, then confirm the address.",
   RateLimited: "Too many attempts. Wait a few minutes and try again.",
   MissingCSRF: "This page expired. Reload it and try again.",
   Invalid: "That request was not valid. Reload the page and try again.",
