@@ -259,6 +259,14 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
       return row ? toUser(row) : null
     }),
 
+    listUnprovenUsers: guarded(
+      "listUnprovenUsers",
+      async ({ olderThan, limit }: { olderThan: Date; limit: number }) => {
+        const found = await rows(sql.listUnprovenUsers, [olderThan, limit])
+        return found.map(toUser)
+      },
+    ),
+
     getUserByAccount: guarded(
       "getUserByAccount",
       async ({

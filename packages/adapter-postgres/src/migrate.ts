@@ -32,6 +32,7 @@ const migrationFiles = [
   "0005_account.sql",
   "0006_two_factor.sql",
   "0007_password.sql",
+  "0008_user_created_at.sql",
 ] as const
 
 /** Reads the migration files shipped in the package (Node.js only, like `pg` itself). */

@@ -21,6 +21,11 @@ export const sql = {
   // LIMIT 1: a database made from Auth.js's documented schema has no UNIQUE on email.
   getUserByEmail: `SELECT ${userColumns} FROM users WHERE email = $1 LIMIT 1`,
 
+  // Users created before migration 0008 have no "createdAt" and are never listed.
+  listUnprovenUsers: `SELECT ${userColumns} FROM users
+    WHERE "emailVerified" IS NULL AND "createdAt" < $1
+    ORDER BY "createdAt", id LIMIT $2`,
+
   getUserByAccount: `SELECT ${userColumnsOf("u")} FROM users u
     JOIN accounts a ON a."userId" = u.id
     WHERE a.provider = $1 AND a."providerAccountId" = $2 LIMIT 1`,

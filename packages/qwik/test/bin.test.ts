@@ -3,7 +3,10 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { PGlite } from "@electric-sql/pglite"
+import pg from "pg"
 import { describe, expect, it } from "vitest"
+import { migrate, type Queryable } from "../../adapter-postgres/src/index.js"
 
 const bin = fileURLToPath(new URL("../bin/latchkey.mjs", import.meta.url))
 
@@ -49,5 +52,79 @@ describe("latchkey vite", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe("latchkey database commands (spawned; @latchkey/adapter-postgres and core built)", () => {
+  const databaseUrl = process.env.DATABASE_URL
+  const targets: { name: string; create(): Promise<{ url: string; drop(): Promise<void> }> }[] = [
+    {
+      name: "PGlite directory",
+      async create() {
+        const dir = mkdtempSync(join(tmpdir(), "latchkey-bin-db-"))
+        const db = new PGlite(dir)
+        await seed(db)
+        await db.close()
+        return { url: `file://${dir}`, drop: async () => rmSync(dir, { recursive: true }) }
+      },
+    },
+  ]
+  if (databaseUrl) {
+    targets.push({
+      name: "PostgreSQL",
+      async create() {
+        const schema = `latchkey_bin_${crypto.randomUUID().replaceAll("-", "")}`
+        const options = `-c search_path=${schema}`
+        const admin = new pg.Client({ connectionString: databaseUrl })
+        await admin.connect()
+        await admin.query(`CREATE SCHEMA ${schema}`)
+        const pool = new pg.Pool({ connectionString: databaseUrl, options, max: 1 })
+        await seed(pool)
+        await pool.end()
+        return {
+          url: `${databaseUrl}?options=${encodeURIComponent(options)}`,
+          async drop() {
+            await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+            await admin.end()
+          },
+        }
+      },
+    })
+  }
+
+  /** Migrated, with one unproven user created 40 days ago and one created now. */
+  async function seed(client: Queryable) {
+    await migrate(client)
+    await client.query(
+      `INSERT INTO users (email, "createdAt") VALUES ('old@example.com', now() - interval '40 days'), ('new@example.com', now())`,
+    )
+  }
+
+  it.each(targets)(
+    "users:unproven --older-than 30d lists, then --remove deletes ($name)",
+    async ({ create }) => {
+      const { url, drop } = await create()
+      try {
+        const env = { ...process.env, DATABASE_URL: url }
+        const run = (...args: string[]) =>
+          execFileSync(process.execPath, [bin, ...args], { env, encoding: "utf8", stdio: "pipe" })
+        expect(run("users:unproven", "--older-than", "30d")).toMatch(/^\d+\told@example\.com\n$/)
+        expect(run("users:unproven", "--older-than", "30d", "--remove")).toContain(
+          "old@example.com",
+        )
+        expect(run("users:unproven", "--older-than", "30d")).toBe("")
+        expect(run("users:unproven", "--older-than", "0m")).toContain("new@example.com")
+      } finally {
+        await drop()
+      }
+    },
+    // Each spawn opens the PGlite directory afresh (seconds each on a busy machine).
+    180_000,
+  )
+
+  it("an unknown command fails with the usage, naming the database commands", () => {
+    expect(() => execFileSync(process.execPath, [bin, "users:nope"], { stdio: "pipe" })).toThrow(
+      /users:unproven --older-than/,
+    )
   })
 })

@@ -48,6 +48,8 @@ export function MemoryAdapter(): Adapter {
   const twoFactors = new Map<string, AdapterTwoFactor>()
   const recoveryCodes = new Map<string, Set<string>>()
   const passwordHashes = new Map<string, string>()
+  // When each user was created (listUnprovenUsers), kept apart so user records stay as given.
+  const createdAt = new Map<string, number>()
 
   const findUser = (id: string | undefined) =>
     id === undefined ? null : copy(users.get(id) ?? null)
@@ -58,7 +60,16 @@ export function MemoryAdapter(): Adapter {
       const id = user.id && !users.has(user.id) ? user.id : crypto.randomUUID()
       const stored: AdapterUser = { ...copy(user), id }
       users.set(id, stored)
+      createdAt.set(id, Date.now())
       return copy(stored)
+    },
+
+    listUnprovenUsers({ olderThan, limit }) {
+      return [...users.values()]
+        .filter((u) => u.emailVerified == null && createdAt.get(u.id)! < olderThan.getTime())
+        .sort((a, b) => createdAt.get(a.id)! - createdAt.get(b.id)!)
+        .slice(0, limit)
+        .map(copy)
     },
 
     getUser(id) {
@@ -89,6 +100,7 @@ export function MemoryAdapter(): Adapter {
       const user = users.get(userId)
       if (!user) return null
       users.delete(userId)
+      createdAt.delete(userId)
       // Cascade, as the database adapters do: nothing may keep pointing at a deleted user.
       for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)

@@ -202,6 +202,22 @@ describe("claimAddress refuses, and then removes nothing", () => {
   })
 })
 
+describe("claimAddress and a Latchkey-managed password", () => {
+  it("deletes the password the squatter set (deletePasswordHash), and reports it", async () => {
+    const passwords = new Map<string, string>()
+    const adapter: Adapter = {
+      ...MemoryAdapter(),
+      deletePasswordHash: (userId) => passwords.delete(userId),
+    }
+    const h = harness({ adapter, onClaim: true })
+    const squatter = await h.squat()
+    passwords.set(squatter.row.id, "squatter-hash")
+    expect(await h.emailSignIn(h.browser())).toBeNull()
+    expect(passwords.has(squatter.row.id)).toBe(false)
+    expect(h.claims[0]!.removed.password).toBe(true)
+  })
+})
+
 describe("claimAddress with JWT sessions", () => {
   it('revocation "off": the claim proceeds, says the JWT sessions were not ended, and warns', async () => {
     const h = harness({ session: { strategy: "jwt", revocation: "off" }, onClaim: true })

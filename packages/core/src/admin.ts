@@ -1,0 +1,132 @@
+/**
+ * Operator functions, for a support desk or a scheduled clean-up (and `npx latchkey`): remove
+ * accounts nobody proved that have sat unused, end every session of a user, reset a user's
+ * two-factor. Each takes the app's config (the same object given to `Auth()`), so sessions
+ * are ended where the app keeps them (database rows, the revocation store).
+ *
+ * ```ts
+ * import { listUnprovenUsers, removeUnprovenUsers } from "@latchkey/core/admin"
+ * const thirtyDaysAgo = new Date(Date.now() - 30 * 86_400_000)
+ * await removeUnprovenUsers(authConfig, { olderThan: thirtyDaysAgo, limit: 500 })
+ * ```
+ *
+ * @module @latchkey/core/admin
+ */
+import type { AdapterUser } from "./adapters.js"
+import { isDate } from "./adapters.js"
+import { InvalidParameter, MissingAdapterMethods } from "./errors.js"
+import { type ResolvedConfig, resolveConfig } from "./lib/config/resolve.js"
+import { endUserSessions } from "./lib/revocation/api.js"
+import type { AuthConfig } from "./types.js"
+
+export interface UnprovenQuery {
+  /** Only users created before this time. */
+  olderThan: Date
+  /** At most this many (1 to 10 000). */
+  limit: number
+}
+
+/**
+ * Users whose email address was never proved (`emailVerified` empty), created before
+ * `olderThan`, oldest first. Squatted addresses are among them (a passkey or an unverified
+ * provider sign-up for somebody else's address), and so are real users who signed up with a
+ * passkey and never confirmed their address: look before removing. With
+ * `@latchkey/adapter-postgres`, users created before its migration 0008 have no creation time
+ * and are never listed.
+ */
+export async function listUnprovenUsers(
+  config: AuthConfig,
+  query: UnprovenQuery,
+): Promise<AdapterUser[]> {
+  assertQuery(query)
+  const adapter = needs(usable(config), ["listUnprovenUsers"])
+  return adapter.listUnprovenUsers({ olderThan: query.olderThan, limit: query.limit })
+}
+
+/**
+ * Deletes the users `listUnprovenUsers` finds (their sessions ended first, then the row with
+ * everything attached). Each row is read again just before: one whose address was proved in
+ * the meantime is kept. Returns the users removed.
+ */
+export async function removeUnprovenUsers(
+  config: AuthConfig,
+  query: UnprovenQuery,
+): Promise<AdapterUser[]> {
+  assertQuery(query)
+  const resolved = usable(config)
+  const adapter = needs(resolved, ["listUnprovenUsers", "getUser", "deleteUser"])
+  const found = await adapter.listUnprovenUsers({ olderThan: query.olderThan, limit: query.limit })
+  const removed: AdapterUser[] = []
+  for (const user of found) {
+    const now = await adapter.getUser(user.id)
+    if (!now || isDate(now.emailVerified)) continue
+    await endUserSessions(resolved, user.id)
+    await adapter.deleteUser(user.id)
+    removed.push(user)
+  }
+  return removed
+}
+
+/**
+ * Ends every session of the user signed in until now: database rows, and JWT sessions
+ * through the user's session version. The same as `revokeUserSessions`.
+ */
+export async function endAllSessions(config: AuthConfig, userId: string): Promise<void> {
+  assertUserId(userId)
+  await endUserSessions(usable(config), userId)
+}
+
+/**
+ * Removes the user's two-factor enrollment and recovery codes, for an owner who lost their
+ * authenticator and proved who they are some other way. Their next sign-in asks no code (or,
+ * where the policy requires two-factor, asks them to enroll again). Returns whether there was
+ * an enrollment. Sessions are left as they are: end them with `endAllSessions` if the
+ * authenticator may be in someone else's hands.
+ */
+export async function resetTwoFactor(config: AuthConfig, userId: string): Promise<boolean> {
+  assertUserId(userId)
+  const adapter = needs(usable(config), ["getTwoFactor", "deleteTwoFactor"])
+  const enrolled = (await adapter.getTwoFactor(userId)) !== null
+  await adapter.deleteTwoFactor(userId)
+  await adapter.replaceRecoveryCodes?.(userId, [])
+  return enrolled
+}
+
+function usable(config: AuthConfig): ResolvedConfig {
+  const resolved = resolveConfig(config)
+  if (resolved.configError) throw resolved.configError
+  return resolved
+}
+
+type AdapterOf<M extends keyof NonNullable<ResolvedConfig["adapter"]>> = Required<
+  Pick<NonNullable<ResolvedConfig["adapter"]>, M>
+> &
+  NonNullable<ResolvedConfig["adapter"]>
+
+function needs<const M extends keyof NonNullable<ResolvedConfig["adapter"]>>(
+  config: ResolvedConfig,
+  methods: readonly M[],
+): AdapterOf<M> {
+  const missing = methods.filter((m) => typeof config.adapter?.[m] !== "function")
+  if (missing.length > 0) {
+    throw new MissingAdapterMethods(
+      `This needs an adapter with ${missing.map((m) => `${m}()`).join(", ")}`,
+      { details: { methods: missing } },
+    )
+  }
+  return config.adapter as AdapterOf<M>
+}
+
+function assertQuery(query: UnprovenQuery): void {
+  if (!isDate(query?.olderThan)) throw new InvalidParameter("olderThan", "must be a valid Date")
+  const { limit } = query
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+    throw new InvalidParameter("limit", "must be an integer from 1 to 10000")
+  }
+}
+
+function assertUserId(userId: unknown): asserts userId is string {
+  if (typeof userId !== "string" || userId.length === 0 || userId.length > 512) {
+    throw new InvalidParameter("userId", "must be a non-empty string of at most 512 characters")
+  }
+}
