@@ -32,6 +32,7 @@ const migrationFiles = [
   "0004_revocation.sql",
   "0005_account.sql",
   "0006_two_factor.sql",
+  "0007_password.sql",
   "0008_user_created_at.sql",
 ] as const
 

@@ -18,11 +18,12 @@ for (const backend of backends) {
 
     it("creates the Auth.js tables, the authenticators and revocation tables, and records the versions", async () => {
       db = await backend.create()
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 8] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7, 8] })
       expect(await tablesOf(db)).toEqual([
         "accounts",
         "authenticators",
         "latchkey_migrations",
+        "password_hashes",
         "revoked_sessions",
         "session_records",
         "sessions",
@@ -39,6 +40,7 @@ for (const backend of backends) {
         { version: 4, name: "revocation" },
         { version: 5, name: "account" },
         { version: 6, name: "two_factor" },
+        { version: 7, name: "password" },
         { version: 8, name: "user_created_at" },
       ])
     })
@@ -107,7 +109,7 @@ for (const backend of backends) {
       })
       expect(await migrate(db.client)).toEqual({ applied: [] })
       expect(await adapter.getUser!(user.id)).toEqual(user)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 6 }])
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 7 }])
     })
 
     it("three instances migrating at once end with one schema and no error", async () => {
@@ -115,10 +117,12 @@ for (const backend of backends) {
       const clients = [db.client, db.another(), db.another()]
       const results = await Promise.all(clients.map((client) => migrate(client)))
       // Exactly one instance applied the migrations; the others waited on the lock, then saw them.
-      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4, 5, 6, 8] }])
+      expect(results.filter((r) => r.applied.length > 0)).toEqual([
+        { applied: [1, 2, 4, 5, 6, 7, 8] },
+      ])
       expect(results.filter((r) => r.applied.length === 0)).toHaveLength(2)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 6 }])
-      expect(await tablesOf(db)).toHaveLength(11)
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 7 }])
+      expect(await tablesOf(db)).toHaveLength(12)
     })
 
     it("works on a single connection (a pg Client), not only on a pool", async () => {
@@ -127,8 +131,8 @@ for (const backend of backends) {
         await migrate(connection),
         await migrate(connection),
       ])
-      expect(results).toEqual([{ applied: [1, 2, 4, 5, 6, 8] }, { applied: [] }])
-      expect(await tablesOf(db)).toHaveLength(11)
+      expect(results).toEqual([{ applied: [1, 2, 4, 5, 6, 7, 8] }, { applied: [] }])
+      expect(await tablesOf(db)).toHaveLength(12)
     })
 
     it("looks session tokens up through a unique index", async () => {
@@ -166,7 +170,7 @@ for (const backend of backends) {
         `INSERT INTO sessions ("userId", expires, "sessionToken")
          VALUES (1, now() + interval '1 day', 'plain-token')`,
       )
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 8] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7, 8] })
       expect(await tablesOf(db)).toContain("authenticators")
       const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
       const found = await adapter.getSessionAndUser!("plain-token")
@@ -194,6 +198,7 @@ for (const backend of backends) {
         [4, "revocation"],
         [5, "account"],
         [6, "two_factor"],
+        [7, "password"],
         [8, "user_created_at"],
       ])
       for (const m of migrations) expect(m.sql).toMatch(/(CREATE TABLE|ADD COLUMN) IF NOT EXISTS/)

@@ -21,7 +21,7 @@ import { accountView } from "./account-view.js"
 import { warnMissingOnce } from "./adapter-support.js"
 import { countAccountChange } from "./change-limit.js"
 import { currentSession } from "./current-session.js"
-import { assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
+import { ACCOUNT_OPS, assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { assertStepUp } from "./step-up.js"
 
 export async function getAccountAction(ctx: RequestContext): Promise<Outcome> {
@@ -44,9 +44,7 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
   try {
     const op = ctx.providerId
     if (!isAccountOp(op)) {
-      throw new UnknownAction(
-        "Unknown account change. Valid: passkey-rename, passkey-delete, session-revoke, sessions-revoke-others, account-unlink",
-      )
+      throw new UnknownAction(`Unknown account change. Valid: ${ACCOUNT_OPS.join(", ")}`)
     }
     await requireCsrf(ctx)
     warnMissingOnce(ctx.config)
@@ -58,6 +56,7 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
     await assertStepUp(ctx.config, current)
     await countAccountChange(ctx, current.userId)
     const cookies = await runAccountOp(op, {
+      ctx,
       sctx,
       userId: current.userId,
       sessionId: current.sessionId,
@@ -97,9 +96,13 @@ async function destination(ctx: RequestContext, error?: string): Promise<string>
 
 const STATUS: Record<string, number> = {
   InvalidRequest: 400,
+  InvalidProvider: 400,
+  EmailSignInError: 400,
+  // A wrong current password (password and email changes).
+  CredentialsSignin: 403,
+  RateLimited: 429,
   UnknownAction: 400,
   MissingCSRF: 403,
-  RateLimited: 429,
   StoreError: 503,
   StoreTimeout: 503,
   StoreFull: 503,
@@ -135,5 +138,10 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
     typeof retryAfter === "number"
       ? { ...NO_CACHE_HEADERS, "Retry-After": String(retryAfter) }
       : NO_CACHE_HEADERS
-  return json({ error: type, message, ...url }, status, headers)
+  // A refused password names the rule it broke (`too-short`, `common`, …) for the page.
+  const reason =
+    type === "PasswordRejected" && typeof error.details?.reason === "string"
+      ? { reason: error.details.reason }
+      : {}
+  return json({ error: type, message, ...reason, ...url }, status, headers)
 }

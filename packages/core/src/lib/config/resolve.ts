@@ -8,6 +8,7 @@ import {
   accountApiAdapterMethods,
   adapterMethods,
   ownershipAdapterMethods,
+  passwordAdapterMethods,
 } from "../../adapters.js"
 import { AdapterError, type AuthError, InvalidConfiguration } from "../../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../../jwt.js"
@@ -254,7 +255,14 @@ export function adapterFailure(method: string, thrown: unknown): AdapterError {
 function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
   const wrapped: Record<string, unknown> = {}
   // `in`-style lookup, not Object.entries: class-based adapters keep methods on the prototype.
-  for (const name of [...adapterMethods, ...accountApiAdapterMethods, ...ownershipAdapterMethods]) {
+  // A set: `deletePasswordHash` is both a password and an ownership method.
+  const names = new Set([
+    ...adapterMethods,
+    ...accountApiAdapterMethods,
+    ...passwordAdapterMethods,
+    ...ownershipAdapterMethods,
+  ])
+  for (const name of names) {
     const method = (adapter as Record<string, unknown>)[name]
     if (typeof method !== "function") continue
     wrapped[name] = async (...args: unknown[]) => {
