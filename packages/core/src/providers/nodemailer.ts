@@ -9,6 +9,7 @@
 import { EmailSignInError, InvalidParameter } from "../errors.js"
 import type {
   EmailConfig,
+  EmailServer,
   EmailUserConfig,
   SendVerificationRequestParams,
 } from "../lib/email/config.js"
@@ -62,18 +63,13 @@ export async function sendWithNodemailer(params: SendVerificationRequestParams):
   if (provider.server === undefined) {
     throw new InvalidParameter("server", "is required to send mail with nodemailer")
   }
-  const { createTransport } = await import("nodemailer")
-  const transport = createTransport(provider.server)
-  const { subject, text, html } = signInMessage({ url, theme })
   try {
-    // The address as an object, so nodemailer does not parse it as an address list.
-    const info = await transport.sendMail({
-      to: { name: "", address: identifier },
-      from: provider.from ?? DEFAULT_FROM,
-      subject,
-      text,
-      html,
-    })
+    const info = await deliverWithNodemailer(
+      provider.server,
+      provider.from ?? DEFAULT_FROM,
+      identifier,
+      signInMessage({ url, theme }),
+    )
     const refused = [...(info.rejected ?? []), ...(info.pending ?? [])]
     if (refused.length > 0) {
       throw new EmailSignInError("The mail server refused the recipient", {
@@ -86,6 +82,26 @@ export async function sendWithNodemailer(params: SendVerificationRequestParams):
       cause: error,
       details: { provider: provider.id, reason: mailErrorReason(error) },
     })
+  }
+}
+
+/**
+ * One mail through nodemailer over `server`, the transport closed after. Shared by the email
+ * provider and the Password provider's default sender; lives here, outside the core's main
+ * entry, so nodemailer (Node-only) is imported by provider modules alone and never reaches a
+ * client bundle that imports `@latchkey/core`.
+ */
+export async function deliverWithNodemailer(
+  server: EmailServer,
+  from: string,
+  to: string,
+  message: { subject: string; text: string; html: string },
+): Promise<{ rejected?: unknown[]; pending?: unknown[] }> {
+  const { createTransport } = await import("nodemailer")
+  const transport = createTransport(server)
+  try {
+    // The address as an object, so nodemailer does not parse it as an address list.
+    return await transport.sendMail({ to: { name: "", address: to }, from, ...message })
   } finally {
     transport.close()
   }

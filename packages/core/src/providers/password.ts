@@ -30,6 +30,7 @@ import {
 import { type PasswordPolicyOptions, resolvePolicy } from "../lib/password/policy.js"
 import type { CredentialsRateLimitOptions } from "../lib/rate-limit/options.js"
 import type { Awaitable } from "../lib/types/awaitable.js"
+import { DEFAULT_FROM, deliverWithNodemailer } from "./nodemailer.js"
 
 export type {
   PasswordConfig,
@@ -100,7 +101,7 @@ export default function Password(config: PasswordUserConfig = {}): PasswordConfi
       requireEmailVerification: config.requireEmailVerification !== false,
       server: config.server,
       from: config.from,
-      sendPasswordMail: config.sendPasswordMail,
+      sendPasswordMail: config.sendPasswordMail ?? defaultSender(config.server, config.from),
       verificationMaxAge: config.verificationMaxAge ?? 60 * 60,
       resetMaxAge: config.resetMaxAge ?? 30 * 60,
       emailChangeMaxAge: config.emailChangeMaxAge ?? 60 * 60,
@@ -109,6 +110,17 @@ export default function Password(config: PasswordUserConfig = {}): PasswordConfi
       mailRateLimit: config.mailRateLimit ?? {},
       secret: config.secret,
     }),
+  }
+}
+
+/** nodemailer over `server` when one is given (the email provider's transport). */
+function defaultSender(
+  server: EmailServer | undefined,
+  from: string | undefined,
+): ((params: SendPasswordMailParams) => Promise<void>) | undefined {
+  if (server === undefined) return undefined
+  return async ({ identifier, message }) => {
+    await deliverWithNodemailer(server, from ?? DEFAULT_FROM, identifier, message)
   }
 }
 

@@ -11,6 +11,8 @@ export interface SmtpInbox {
   url: string
   /** The sign-in link of the oldest mail to `to` not read yet. */
   nextLink(to: string): Promise<string>
+  /** The subject and text of the oldest mail to `to` not read yet. */
+  nextMail(to: string): Promise<{ subject: string; text: string }>
   close(): Promise<void>
 }
 
@@ -37,13 +39,17 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     async nextLink(to) {
-      const at = mails.findIndex((mail) => mail.to.includes(to))
-      if (at < 0) throw new Error(`no mail to ${to}`)
-      const [mail] = mails.splice(at, 1)
-      const { text = "" } = await PostalMime.parse(mail!.raw)
+      const { text } = await this.nextMail(to)
       const link = /https?:\/\/\S+\/callback\/\S+/.exec(text)?.[0]
       if (!link) throw new Error(`no sign-in link in the mail to ${to}:\n${text}`)
       return link
+    },
+    async nextMail(to) {
+      const at = mails.findIndex((mail) => mail.to.includes(to))
+      if (at < 0) throw new Error(`no mail to ${to}`)
+      const [mail] = mails.splice(at, 1)
+      const { subject = "", text = "" } = await PostalMime.parse(mail!.raw)
+      return { subject, text }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

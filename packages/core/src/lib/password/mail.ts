@@ -1,7 +1,8 @@
 /**
  * Sending the password mails: the per-IP limit of the requests that send them, the per-address
- * limit of the mails themselves, and the transport (the app's `sendPasswordMail`, else
- * nodemailer through `server`, loaded only when a mail is sent, as for the email provider).
+ * limit of the mails themselves, and the hand-over to the sender: the app's `sendPasswordMail`,
+ * or the provider's default one, nodemailer through `server` (set in `providers/password.ts`, so
+ * nodemailer is never imported from the core's main entry and stays out of client bundles).
  *
  * A mail that cannot be sent is logged, never reported to the client: whether a mail was due
  * depends on whether the address has an account, so a failure the client could see would tell.
@@ -18,7 +19,6 @@ import { passwordMessage } from "./messages.js"
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const DEFAULT_MAILS_PER_ADDRESS: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES }
 export const DEFAULT_MAIL_REQUESTS_PER_IP: RateLimitRule = { limit: 20, windowMs: FIFTEEN_MINUTES }
-const DEFAULT_FROM = "Latchkey <no-reply@localhost>"
 
 /** The client IP: the provider's `getClientIp`, else the default reading of proxy headers. */
 export function clientIp(ctx: RequestContext, provider: PasswordConfig): string | undefined {
@@ -44,6 +44,7 @@ export async function enforceMailRequestLimit(
         scope: "ip",
         key: ip && `password-mail:ip:${ip}`,
         rule: limits.perIp ?? DEFAULT_MAIL_REQUESTS_PER_IP,
+        strangerKeyed: true,
       },
     ],
     { failOpen: false, provider: provider.id, message: `Too many ${action} requests` },
@@ -73,6 +74,8 @@ export async function sendPasswordMail(
         key,
         limits.perAddress ?? DEFAULT_MAILS_PER_ADDRESS,
         false,
+        // Any typed address: a stranger's flood may evict these counters, never security state.
+        { strangerKeyed: true },
       )
       if (!verdict.allowed) {
         ctx.logger.debug("password mail rate limited", { purpose: mail.purpose })
@@ -95,8 +98,13 @@ export async function sendPasswordMail(
       theme: ctx.config.theme,
       request: ctx.request,
     }
-    if (settings.sendPasswordMail) await settings.sendPasswordMail(params)
-    else await sendWithNodemailer(provider, mail.to, message)
+    if (!settings.sendPasswordMail) {
+      throw new InvalidParameter(
+        `providers["${provider.id}"].server`,
+        "is required to send password mails with nodemailer (or pass sendPasswordMail)",
+      )
+    }
+    await settings.sendPasswordMail(params)
     return "sent"
   } catch (error) {
     ctx.logger.error(
@@ -108,31 +116,5 @@ export async function sendPasswordMail(
           }),
     )
     return "not-sent"
-  }
-}
-
-async function sendWithNodemailer(
-  provider: PasswordConfig,
-  to: string,
-  message: { subject: string; text: string; html: string },
-): Promise<void> {
-  const { server, from } = provider.passwordAccount
-  if (server === undefined) {
-    throw new InvalidParameter(
-      `providers["${provider.id}"].server`,
-      "is required to send password mails with nodemailer (or pass sendPasswordMail)",
-    )
-  }
-  const { createTransport } = await import("nodemailer")
-  const transport = createTransport(server)
-  try {
-    // The address as an object, so nodemailer does not parse it as an address list.
-    await transport.sendMail({
-      to: { name: "", address: to },
-      from: from ?? DEFAULT_FROM,
-      ...message,
-    })
-  } finally {
-    transport.close()
   }
 }
