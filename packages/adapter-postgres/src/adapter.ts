@@ -68,6 +68,12 @@ export interface PostgresAdapterOptions {
    */
   twoFactor?: boolean
   /**
+   * Whether the password methods of the `Password` provider are offered (table of migration
+   * 0007). Default `true`; set `false` for a database that `migrate()` was not run on, so a
+   * `Password` provider is refused at start-up (naming the methods) rather than failing later.
+   */
+  password?: boolean
+  /**
    * Whether the session revocation methods are offered (tables of migration 0004). Default
    * `true`; set `false` for a database that `migrate()` was not run on: revocation state then
    * lives in the configured `store` (memory by default).
@@ -169,6 +175,27 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
         const dbId = toDbId(userId)
         if (dbId === null) return 0
         return Number((await first(sql.countRecoveryCodes, [dbId]))?.n ?? 0)
+      }),
+    }
+  }
+
+  function passwordMethods(): Partial<Adapter> {
+    return {
+      getPasswordHash: guarded("getPasswordHash", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return null
+        const row = await first(sql.getPasswordHash, [dbId])
+        return row ? String(row.hash) : null
+      }),
+      setPasswordHash: guarded("setPasswordHash", async (userId: string, hash: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) throw adapterRefusal("setPasswordHash", "no such user")
+        await rows(sql.setPasswordHash, [dbId, hash])
+      }),
+      deletePasswordHash: guarded("deletePasswordHash", async (userId: string) => {
+        const dbId = toDbId(userId)
+        if (dbId === null) return false
+        return (await rows(sql.deletePasswordHash, [dbId])).length > 0
       }),
     }
   }
@@ -332,6 +359,7 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
   Object.assign(adapter, sessionMethods(account))
   if (account) Object.assign(adapter, accountMethods())
   if (options.twoFactor !== false) Object.assign(adapter, twoFactorMethods())
+  if (options.password !== false) Object.assign(adapter, passwordMethods())
 
   if (options.authenticators === false) return adapter
 

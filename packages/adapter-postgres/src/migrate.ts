@@ -31,6 +31,7 @@ const migrationFiles = [
   "0004_revocation.sql",
   "0005_account.sql",
   "0006_two_factor.sql",
+  "0007_password.sql",
 ] as const
 
 /** Reads the migration files shipped in the package (Node.js only, like `pg` itself). */

@@ -195,6 +195,14 @@ export const sql = {
 
   countRecoveryCodes: `SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE "userId" = $1`,
 
+  // Password accounts (migration 0007). The hash arrives made by the core.
+  getPasswordHash: `SELECT hash FROM password_hashes WHERE "userId" = $1`,
+
+  setPasswordHash: `INSERT INTO password_hashes ("userId", hash) VALUES ($1, $2)
+    ON CONFLICT ("userId") DO UPDATE SET hash = EXCLUDED.hash, "updatedAt" = now()`,
+
+  deletePasswordHash: `DELETE FROM password_hashes WHERE "userId" = $1 RETURNING 1 AS deleted`,
+
   createVerificationToken: `INSERT INTO verification_token (identifier, expires, token)
     VALUES ($1, $2, $3) RETURNING identifier, expires, token`,
 

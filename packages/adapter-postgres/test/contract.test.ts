@@ -29,6 +29,7 @@ for (const backend of backends) {
         authenticators: false,
         revocation: false,
         account: false,
+        password: false,
       })
     },
     teardown: async () => await legacy?.close(),

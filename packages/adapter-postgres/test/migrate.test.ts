@@ -18,11 +18,12 @@ for (const backend of backends) {
 
     it("creates the Auth.js tables, the authenticators and revocation tables, and records the versions", async () => {
       db = await backend.create()
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7] })
       expect(await tablesOf(db)).toEqual([
         "accounts",
         "authenticators",
         "latchkey_migrations",
+        "password_hashes",
         "revoked_sessions",
         "session_records",
         "sessions",
@@ -39,6 +40,7 @@ for (const backend of backends) {
         { version: 4, name: "revocation" },
         { version: 5, name: "account" },
         { version: 6, name: "two_factor" },
+        { version: 7, name: "password" },
       ])
     })
 
@@ -105,7 +107,7 @@ for (const backend of backends) {
       })
       expect(await migrate(db.client)).toEqual({ applied: [] })
       expect(await adapter.getUser!(user.id)).toEqual(user)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 5 }])
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 6 }])
     })
 
     it("three instances migrating at once end with one schema and no error", async () => {
@@ -113,10 +115,10 @@ for (const backend of backends) {
       const clients = [db.client, db.another(), db.another()]
       const results = await Promise.all(clients.map((client) => migrate(client)))
       // Exactly one instance applied the migrations; the others waited on the lock, then saw them.
-      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4, 5, 6] }])
+      expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: [1, 2, 4, 5, 6, 7] }])
       expect(results.filter((r) => r.applied.length === 0)).toHaveLength(2)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 5 }])
-      expect(await tablesOf(db)).toHaveLength(11)
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 6 }])
+      expect(await tablesOf(db)).toHaveLength(12)
     })
 
     it("works on a single connection (a pg Client), not only on a pool", async () => {
@@ -125,8 +127,8 @@ for (const backend of backends) {
         await migrate(connection),
         await migrate(connection),
       ])
-      expect(results).toEqual([{ applied: [1, 2, 4, 5, 6] }, { applied: [] }])
-      expect(await tablesOf(db)).toHaveLength(11)
+      expect(results).toEqual([{ applied: [1, 2, 4, 5, 6, 7] }, { applied: [] }])
+      expect(await tablesOf(db)).toHaveLength(12)
     })
 
     it("looks session tokens up through a unique index", async () => {
@@ -164,7 +166,7 @@ for (const backend of backends) {
         `INSERT INTO sessions ("userId", expires, "sessionToken")
          VALUES (1, now() + interval '1 day', 'plain-token')`,
       )
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7] })
       expect(await tablesOf(db)).toContain("authenticators")
       const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
       const found = await adapter.getSessionAndUser!("plain-token")
@@ -192,6 +194,7 @@ for (const backend of backends) {
         [4, "revocation"],
         [5, "account"],
         [6, "two_factor"],
+        [7, "password"],
       ])
       for (const m of migrations) expect(m.sql).toMatch(/(CREATE TABLE|ADD COLUMN) IF NOT EXISTS/)
     })

@@ -19,6 +19,7 @@ import { accountTests } from "./accounts.js"
 import { authenticatorTests } from "./authenticators.js"
 import type { ContractContext, ContractOptions } from "./context.js"
 import { requireMethods } from "./context.js"
+import { passwordTests } from "./passwords.js"
 import { refreshAccountTests } from "./refresh-accounts.js"
 import { revocationTests } from "./revocation.js"
 import { robustnessTests } from "./robustness.js"
@@ -67,6 +68,7 @@ export function runAdapterContract(options: ContractOptions): void {
     authenticatorTests(context)
     revocationTests(context)
     accountApiTests(context)
+    passwordTests(context)
     robustnessTests(context)
   })
 }

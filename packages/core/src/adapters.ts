@@ -303,3 +303,38 @@ export const accountApiAdapterMethods = [
   "deleteAuthenticator",
   "renameAuthenticator",
 ] as const satisfies readonly (keyof Adapter)[]
+
+// Password accounts (issue 28): the hash of the password the core stores for a user. A user
+// has at most one; the hash is a PHC-style string naming its algorithm and parameters.
+export interface Adapter {
+  /** The user's password hash, or `null` when the user has no password stored by Latchkey. */
+  getPasswordHash?(userId: string): Awaitable<string | null>
+  /** Stores (or replaces) the user's password hash. */
+  setPasswordHash?(userId: string, hash: string): Awaitable<void>
+  /** Deletes the user's Latchkey-managed password; `false` when the user had none. */
+  deletePasswordHash?(userId: string): Awaitable<boolean>
+}
+
+/** The optional methods of password accounts (the `Password` provider). */
+export const passwordAdapterMethods = [
+  "getPasswordHash",
+  "setPasswordHash",
+  "deletePasswordHash",
+] as const satisfies readonly (keyof Adapter)[]
+
+// Address ownership (docs/design/address-ownership.md): what a claim and the operator clean-up
+// call. Optional, like every method.
+
+export interface Adapter {
+  /**
+   * Users whose email was never proved (`emailVerified` empty) created before `olderThan`,
+   * oldest first, at most `limit`. For the operator clean-up of squatted addresses.
+   */
+  listUnprovenUsers?(params: { olderThan: Date; limit: number }): Awaitable<AdapterUser[]>
+}
+
+/** The optional methods of address ownership (a claim, the operator clean-up). */
+export const ownershipAdapterMethods = [
+  "deletePasswordHash",
+  "listUnprovenUsers",
+] as const satisfies readonly (keyof Adapter)[]

@@ -47,6 +47,7 @@ export type ErrorType =
   | "OAuthProfileParseError"
   | "OAuthSessionMismatch"
   | "OAuthSignInError"
+  | "PasswordRejected"
   | "ProviderTokensTooLarge"
   | "RateLimited"
   | "ReauthenticationRequired"
@@ -144,6 +145,17 @@ export class CredentialsSignin extends SignInError {
   static override warning: WarningCode | undefined = "credentials-refused"
   /** Shown to the client as `code=`: keep it a short identifier, never a secret. */
   code = "credentials"
+}
+
+/**
+ * The password and address were right but the address is not proven yet, and the `Password`
+ * provider requires it (`requireEmailVerification`, the default). Only someone who knows the
+ * password gets this answer (a wrong password gets the plain `CredentialsSignin`), so it tells
+ * nothing about who has an account; the sign-in page offers to send the link again
+ * (`?error=CredentialsSignin&code=email-unverified`).
+ */
+export class EmailUnverified extends CredentialsSignin {
+  override code = "email-unverified"
 }
 
 /** More than one WebAuthn provider asks for conditional UI. */
@@ -469,6 +481,16 @@ export class NotSupportedByAdapter extends AuthError {
   static override type: ErrorType = "NotSupportedByAdapter"
   static override clientSafe = true
   readonly status = 501
+}
+
+/**
+ * A new password was refused by the policy (`details.reason`: `"missing" | "too-short" |
+ * "too-long" | "common" | "breached"`); the message says what to choose instead (400).
+ */
+export class PasswordRejected extends AuthError {
+  static override type: ErrorType = "PasswordRejected"
+  static override clientSafe = true
+  readonly status = 400
 }
 
 /** Error types that may be shown to the client as `?error=`; every other one becomes `Configuration`. */

@@ -35,6 +35,7 @@ export { Auth } from "./lib/auth.js"
 export { setEnvDefaults } from "./lib/config/env.js"
 export { skipCSRFCheck } from "./lib/csrf/skip.js"
 export { type AuthAction, isAuthAction } from "./lib/http/actions.js"
+export { setConnectionIp } from "./lib/rate-limit/client-ip.js"
 export { redirectLocation } from "./lib/redirect.js"
 export {
   type AccessTokenResult,

@@ -9,6 +9,7 @@
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { AuthError } from "./errors.js"
 import type { JWT, JWTOptions } from "./jwt.js"
+import type { AccountClaimedMessage } from "./lib/account/claim-types.js"
 import type { Store } from "./lib/rate-limit/store.js"
 import type { TwoFactorOptions } from "./lib/two-factor/types.js"
 import type { Awaitable } from "./lib/types/awaitable.js"
@@ -133,6 +134,16 @@ export interface EventCallbacks {
     userId: string
     error: AuthError
   }) => Awaitable<void>
+  /**
+   * Latchkey: a proof of the address (email link, verification or reset link, a provider that
+   * vouches for the email) met a row whose address was never proved, and claimed it: every
+   * credential Latchkey manages was removed and every session ended, the row is now proven and
+   * the prover signed in. The user id stays: clear here what the app keeps for the row (its
+   * own password, app data a squatter may have left). Defining this handler also lets a claim
+   * proceed on a row with app-managed credentials (`account.hasCredentials`), which Latchkey
+   * cannot remove: the handler must.
+   */
+  accountClaimed?: (message: AccountClaimedMessage) => Awaitable<void>
 }
 
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */

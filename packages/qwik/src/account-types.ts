@@ -47,6 +47,8 @@ export type AccountErrorType =
   | "LastSignInMethod"
   | "NotSupportedByAdapter"
   | "RateLimited"
+  | "PasswordRejected"
+  | "CredentialsSignin"
   | "Invalid"
   | "Error"
 
@@ -60,7 +62,8 @@ export type AccountErrorType =
  * @public
  */
 export interface AccountActionFailure {
-  error: { type: AccountErrorType; message: string }
+  /** `reason` on `PasswordRejected`: `too-short`, `too-long`, `common`, `breached`, `missing`. */
+  error: { type: AccountErrorType; message: string; reason?: string }
   formErrors: string[]
   signInUrl?: string
 }

@@ -35,6 +35,10 @@ export type AccountOp =
   | "session-revoke"
   | "sessions-revoke-others"
   | "account-unlink"
+  | "password-set"
+  | "password-change"
+  | "password-remove"
+  | "email-change"
 
 /** What each error type tells the person on the page; the core's own text is for developers. */
 const messages: Record<AccountErrorType, string> = {
@@ -47,6 +51,8 @@ const messages: Record<AccountErrorType, string> = {
     "This is the last way to sign in to your account. Add another one (a passkey or a linked account) before removing it.",
   NotSupportedByAdapter: "This app does not support that change.",
   RateLimited: "Too many attempts. Wait a moment and try again.",
+  PasswordRejected: "Choose another password.",
+  CredentialsSignin: "The current password is not right.",
   Invalid: "That request was not valid. Reload the page and try again.",
   Error: "Something went wrong. Please try again.",
 }
@@ -115,20 +121,37 @@ export async function accountAction(
     returnRedirect: false,
   })
   if (result.status === 200 && (result.body as { ok?: unknown } | null)?.ok === true) {
-    if (op === "session-revoke") await reloadSession(event, config)
+    // Ending a session, or changing the password (which re-issues this one), changes the
+    // session read at the start of the request.
+    if (op === "session-revoke" || op === "password-change") await reloadSession(event, config)
     const success: AccountActionSuccess = { ok: true }
     return success
   }
   const type = errorTypeOf(result.status, result.body)
   const failure: AccountActionFailure = {
-    error: { type, message: messages[type] },
-    formErrors: [messages[type]],
+    error: policyRefusal(type, result.body) ?? { type, message: messages[type] },
+    formErrors: [],
   }
+  failure.formErrors.push(failure.error.message)
   if (type === "ReauthenticationRequired" || type === "SessionRequired") {
     failure.signInUrl = signInUrl(event, config, type === "ReauthenticationRequired")
   }
   const status = result.status >= 400 && result.status < 600 ? result.status : 500
   return event.fail(status, failure)
+}
+
+/**
+ * A password the policy refused: the core's own message (written for the person: "Use at least
+ * 8 characters…") and the rule (`reason`), instead of the binding's generic text.
+ */
+function policyRefusal(
+  type: AccountErrorType,
+  body: unknown,
+): AccountActionFailure["error"] | undefined {
+  if (type !== "PasswordRejected") return undefined
+  const { message, reason } = (body ?? {}) as { message?: unknown; reason?: unknown }
+  if (typeof message !== "string") return undefined
+  return typeof reason === "string" ? { type, message, reason } : { type, message }
 }
 
 /**

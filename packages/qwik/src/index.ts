@@ -30,6 +30,11 @@ export {
   registerPasskey,
   signInWithPasskey,
 } from "./passkey/client.js"
+export type {
+  PasswordActionFailure,
+  PasswordActionSuccess,
+  PasswordErrorType,
+} from "./password.js"
 export { QwikAuth$, QwikAuthQrl, routeAuth$, routeAuthQrl } from "./qwik-auth.js"
 export {
   type RecentSignIn,

@@ -7,7 +7,7 @@
  * the action can redirect with 303 through Qwik.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { Auth } from "@latchkey/core"
+import { Auth, setConnectionIp } from "@latchkey/core"
 import { applySetCookieHeaders, parseSetCookie } from "./cookies.js"
 import { COOKIES_SET_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
@@ -120,6 +120,7 @@ export async function callCore(
   call: CoreCall | Request,
 ): Promise<{ status: number; body: unknown }> {
   const request = call instanceof Request ? call : buildCoreRequest(event, call)
+  setConnectionIp(request, connectionIp(event))
   const response = await Auth(request, config)
   applySetCookieHeaders(event, response.headers)
   rememberSetCookies(event, response.headers)
@@ -133,4 +134,14 @@ export function redirectUrlOf(result: { status: number; body: unknown }): string
   if (result.status !== 200 || typeof result.body !== "object" || result.body === null) return null
   const url = (result.body as { url?: unknown }).url
   return typeof url === "string" ? url : null
+}
+
+/** The address of the client's connection (Qwik City's `clientConn.ip`), if the adapter knows it. */
+export function connectionIp(event: RequestEventCommon): string | undefined {
+  try {
+    return event.clientConn?.ip
+  } catch {
+    // Some deployment adapters throw when asked for what they cannot know.
+    return undefined
+  }
 }

@@ -4,9 +4,10 @@
  * `sharedMap` through the fast path.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { Auth } from "@latchkey/core"
+import { Auth, setConnectionIp } from "@latchkey/core"
 import { basePathOf } from "./config.js"
 import { applySetCookieHeaders, withoutSetCookie } from "./cookies.js"
+import { connectionIp } from "./internal-request.js"
 import { isQDataRequest, isUnderBasePath } from "./redirect.js"
 import { loadSession } from "./session.js"
 import type { QwikAuthConfig } from "./types.js"
@@ -41,6 +42,8 @@ async function answerAuthRequest(
   event: RequestEventCommon,
   config: QwikAuthConfig,
 ): Promise<never> {
+  // Without a proxy header, the per-IP limits count the socket's address.
+  setConnectionIp(event.request, connectionIp(event))
   const response = await Auth(event.request, config)
   applySetCookieHeaders(event, response.headers)
   const location = response.headers.get("location")

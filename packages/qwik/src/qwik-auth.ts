@@ -26,12 +26,18 @@ import type { QwikAuthConfigFn } from "./config.js"
 import { registered } from "./registered-config.js"
 import { actionOptions, sessionLoaderOptions } from "./route-options.js"
 import {
+  changeEmailSchema,
+  changePasswordSchema,
+  emailSchema,
   noInputSchema,
   passkeyIdSchema,
   renamePasskeySchema,
+  resetPasswordSchema,
   sessionIdSchema,
+  setPasswordSchema,
   signInSchema,
   signOutSchema,
+  signUpSchema,
   unlinkAccountSchema,
   updateSessionSchema,
 } from "./schemas.js"
@@ -163,6 +169,70 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
     actionOptions(zod$(unlinkAccountSchema), useAccount),
   )
 
+  // Password accounts (the `Password` provider). Sign-up, resend and forgot answer `{ ok: true }`
+  // whatever the address; a reset signs this browser in and returns `{ ok: true, url }`.
+
+  /** Create an account: `{ email, password, name? }`; the verification link is mailed. */
+  const useSignUp = globalAction$(
+    async (input, event) =>
+      (await server()).passwordActionBody(event, registered.configQrl, "signup", input),
+    actionOptions(zod$(signUpSchema)),
+  )
+
+  /** Mail the verification link again: `{ email }`. */
+  const useResendVerification = globalAction$(
+    async (input, event) =>
+      (await server()).passwordActionBody(event, registered.configQrl, "resend", input),
+    actionOptions(zod$(emailSchema)),
+  )
+
+  /** Mail a reset link: `{ email }`. */
+  const useForgotPassword = globalAction$(
+    async (input, event) =>
+      (await server()).passwordActionBody(event, registered.configQrl, "forgot", input),
+    actionOptions(zod$(emailSchema)),
+  )
+
+  /** Set a new password from a reset link: `{ token, uid, email, password }`; signs in. */
+  const useResetPassword = globalAction$(
+    async (input, event) =>
+      (await server()).passwordActionBody(event, registered.configQrl, "reset", input),
+    actionOptions(zod$(resetPasswordSchema), useSession),
+  )
+
+  /** Change the password: `{ currentPassword, password }`; the other sessions end. */
+  const useChangePassword = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(event, registered.configQrl, "password-change", input),
+    actionOptions(zod$(changePasswordSchema), useAccount, useSession),
+  )
+
+  /** Add a password to an account without one: `{ password }`. */
+  const useSetPassword = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(event, registered.configQrl, "password-set", input),
+    actionOptions(zod$(setPasswordSchema), useAccount),
+  )
+
+  /** Remove the password (refused for the last way to sign in). */
+  const useRemovePassword = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(event, registered.configQrl, "password-remove", input),
+    actionOptions(zod$(noInputSchema), useAccount),
+  )
+
+  /** Move the account to another address: `{ email, currentPassword? }`; a link proves it. */
+  const useChangeEmail = globalAction$(
+    async (input, event) =>
+      (await server()).accountActionBody(
+        event,
+        registered.configQrl,
+        "email-change",
+        withoutUndefined(input),
+      ),
+    actionOptions(zod$(changeEmailSchema), useAccount),
+  )
+
   /** Plugin middleware: auth endpoints under `basePath`, and the session for every other page. */
   const onRequest = isServer
     ? async (event: RequestEventCommon): Promise<void> =>
@@ -181,7 +251,22 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
     useRevokeSession,
     useRevokeOtherSessions,
     useUnlinkAccount,
+    useSignUp,
+    useResendVerification,
+    useForgotPassword,
+    useResetPassword,
+    useChangePassword,
+    useSetPassword,
+    useRemovePassword,
+    useChangeEmail,
   }
+}
+
+/** An action input without its absent optional fields (the account calls take strings only). */
+function withoutUndefined(input: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(input).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
 }
 
 /**

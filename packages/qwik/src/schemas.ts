@@ -121,6 +121,44 @@ export const unlinkAccountSchema = (z: Z) => ({
   providerAccountId: z.string().min(1).max(512),
 })
 
+// Password accounts. Bounds only: the core's policy decides what a password may be (its
+// refusals are typed, with a message a person can act on); 4096 keeps a huge value out.
+const address = (z: Z) => z.string().trim().min(1, "Enter your email address").max(320)
+const secret = (z: Z) => z.string().min(1, "Enter a password").max(4096)
+
+/** `useSignUp`: `{ email, password, name? }`. */
+export const signUpSchema = (z: Z) => ({
+  email: address(z),
+  password: secret(z),
+  name: z.string().max(256).optional(),
+})
+
+/** `useResendVerification`, `useForgotPassword`: `{ email }`. */
+export const emailSchema = (z: Z) => ({ email: address(z) })
+
+/** `useResetPassword`: the link's `{ token, uid, email }` and the new `password`. */
+export const resetPasswordSchema = (z: Z) => ({
+  token: z.string().min(1).max(512),
+  uid: z.string().min(1).max(512),
+  email: z.string().min(1).max(320),
+  password: secret(z),
+})
+
+/** `useChangePassword`: `{ currentPassword, password }`. */
+export const changePasswordSchema = (z: Z) => ({
+  currentPassword: secret(z),
+  password: secret(z),
+})
+
+/** `useSetPassword`: `{ password }`. */
+export const setPasswordSchema = (z: Z) => ({ password: secret(z) })
+
+/** `useChangeEmail`: `{ email, currentPassword? }` (the current password when the account has one). */
+export const changeEmailSchema = (z: Z) => ({
+  email: address(z),
+  currentPassword: z.string().max(4096).optional(),
+})
+
 export type SignInInput = z.output<z.ZodObject<ReturnType<typeof signInSchema>>>
 export type SignOutInput = z.output<z.ZodObject<ReturnType<typeof signOutSchema>>>
 export type UpdateSessionInput = z.output<z.ZodObject<ReturnType<typeof updateSessionSchema>>>

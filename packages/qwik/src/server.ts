@@ -11,6 +11,7 @@ import type { AccountData, RecentSignIn, RequireRecentAuthOptions } from "./acco
 import { signIn, signOut, updateSession } from "./actions.js"
 import { type QwikAuthConfigFn, resolveConfig } from "./config.js"
 import { handleRequest as handle } from "./on-request.js"
+import { type PasswordOp, passwordAction } from "./password.js"
 import type { SignInInput, SignOutInput, UpdateSessionInput } from "./schemas.js"
 import { loadSession } from "./session.js"
 import { hasSession, readSessionFromMap } from "./shared-map.js"
@@ -77,6 +78,16 @@ export async function accountActionBody(
   input: Record<string, string>,
 ) {
   return accountAction(event, await resolveConfig(event, configQrl), op, input)
+}
+
+/** The password actions that need no session (`useSignUp`, …, `useResetPassword`). */
+export async function passwordActionBody(
+  event: RequestEventAction,
+  configQrl: ConfigQrl,
+  op: PasswordOp,
+  input: Record<string, string | undefined>,
+) {
+  return passwordAction(event, await resolveConfig(event, configQrl), op, input)
 }
 
 /** `requireRecentAuth(event, opts)`. */

@@ -251,7 +251,7 @@ describe("items 1, 2 and 5 through onRequest", () => {
     expect([known.status, known.body.action]).toEqual([unknown.status, unknown.body.action])
   })
 
-  it("item 1, attack: a passkey registered for the victim's email, then the owner by the email link: refused, the row is not confirmed", async () => {
+  it("item 1, attack: a passkey registered for the victim's email, then the owner by the email link: the link claims the row, the passkey is gone", async () => {
     const { adapter, config, mails } = fullConfig()
     const key = softwareAuthenticator()
     const attacker = onRequestBrowser(config)
@@ -273,11 +273,20 @@ describe("items 1, 2 and 5 through onRequest", () => {
       }).toString(),
     })
     expect(confirmed.status).toBe(303)
-    const refused = new URL(confirmed.headers.get("location")!, ORIGIN)
-    expect(refused.searchParams.get("error")).toBe("AccountNotLinked")
-    expect(await owner.session()).toBeNull()
-    // The attacker's row is as they left it: the owner's proof neither confirmed nor entered it.
-    expect(await adapter.getUserByEmail!("victim@example.com")).toEqual(planted)
+    const landed = new URL(confirmed.headers.get("location")!, ORIGIN)
+    expect(landed.searchParams.get("error")).toBeNull()
+    expect((await owner.session())?.user?.email).toBe("victim@example.com")
+    // The owner's proof claimed the row (lib/account/claim.ts): same id, now proven, and the
+    // attacker's passkey and session no longer reach it.
+    const claimed = await adapter.getUserByEmail!("victim@example.com")
+    expect(claimed?.id).toBe(planted?.id)
+    expect(claimed?.emailVerified).toBeInstanceOf(Date)
+    expect(await adapter.listAuthenticatorsByUserId!(planted!.id)).toEqual([])
+    expect(await attacker.session()).toBeNull()
+    const again = onRequestBrowser(config)
+    const refusedAgain = await again.authenticate(key)
+    expect(new URL(refusedAgain.url).searchParams.get("error")).toBe("WebAuthnVerificationError")
+    expect(await again.session()).toBeNull()
   })
 
   it("item 2, attack: the attacker's OAuth flow cookies tossed into the signed-in victim's browser → refused", async () => {

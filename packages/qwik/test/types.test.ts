@@ -1,6 +1,7 @@
 import type { Session } from "@latchkey/core"
 import { describe, expectTypeOf, it } from "vitest"
 import type { AccountData, AccountErrorType } from "../src/account-types.js"
+import type { PasswordErrorType } from "../src/password.js"
 import type { QwikAuth$ } from "../src/qwik-auth.js"
 import type { QwikAuthConfig, SessionOf } from "../src/types.js"
 
@@ -47,9 +48,21 @@ describe("the account loader and actions", () => {
     type Value = NonNullable<ReturnType<Auth["useDeletePasskey"]>["value"]>
     expectTypeOf<Value["ok"]>().toEqualTypeOf<true | undefined>()
     expectTypeOf<Value["error"]>().toEqualTypeOf<
-      { type: AccountErrorType; message: string } | undefined
+      { type: AccountErrorType; message: string; reason?: string } | undefined
     >()
     expectTypeOf<Value["signInUrl"]>().toEqualTypeOf<string | undefined>()
     expectTypeOf<Value["formErrors"]>().toExtend<string[] | undefined>()
+  })
+
+  it("the password actions carry their own typed failure", () => {
+    type Value = NonNullable<ReturnType<Auth["useSignUp"]>["value"]>
+    expectTypeOf<Value["ok"]>().toEqualTypeOf<true | undefined>()
+    expectTypeOf<Value["error"]>().toEqualTypeOf<
+      { type: PasswordErrorType; message: string; reason?: string } | undefined
+    >()
+    type Change = NonNullable<ReturnType<Auth["useChangePassword"]>["value"]>
+    expectTypeOf<Change["error"]>().toEqualTypeOf<
+      { type: AccountErrorType; message: string; reason?: string } | undefined
+    >()
   })
 })

@@ -47,6 +47,7 @@ export function MemoryAdapter(): Adapter {
   const sessionRecords = new Map<string, AdapterSessionRecord>()
   const twoFactors = new Map<string, AdapterTwoFactor>()
   const recoveryCodes = new Map<string, Set<string>>()
+  const passwordHashes = new Map<string, string>()
 
   const findUser = (id: string | undefined) =>
     id === undefined ? null : copy(users.get(id) ?? null)
@@ -96,6 +97,7 @@ export function MemoryAdapter(): Adapter {
       }
       twoFactors.delete(userId)
       recoveryCodes.delete(userId)
+      passwordHashes.delete(userId)
       return copy(user)
     },
 
@@ -337,6 +339,19 @@ export function MemoryAdapter(): Adapter {
 
     countRecoveryCodes(userId) {
       return recoveryCodes.get(userId)?.size ?? 0
+    },
+
+    // Password accounts: one hash per user, stored as given.
+    getPasswordHash(userId) {
+      return passwordHashes.get(userId) ?? null
+    },
+
+    setPasswordHash(userId, hash) {
+      passwordHashes.set(userId, hash)
+    },
+
+    deletePasswordHash(userId) {
+      return passwordHashes.delete(userId)
     },
   }
 }

@@ -27,6 +27,10 @@ export type WarningCode =
   | "account-refused"
   /** The adapter lacks optional account API methods (the detail names them). */
   | "account-api-unsupported"
+  /** A proof of an address claimed a row nobody had proved (the detail says what was removed). */
+  | "account-claimed"
+  /** A claim could not end the row's JWT sessions (`session.revocation: "off"`). */
+  | "claim-sessions-not-ended"
 
 export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze({
   "debug-enabled":
@@ -55,6 +59,10 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
     "An account change (passkey, session or linked account) was refused: signed out, no recent sign-in, a CSRF check failed, an item not in this account, or the last way to sign in. A user event, not a fault.",
   "account-api-unsupported":
     "The adapter lacks optional methods of the account API: those sections of GET /account are null and those changes answer 501 NotSupportedByAdapter. Use an adapter that implements them (e.g. @latchkey/adapter-postgres).",
+  "account-claimed":
+    "A proof of an email address (email link, verification or reset link, or a provider that vouches for it) met an account whose address was never proved, and claimed it: its passkeys, linked accounts, password and two-factor were removed and its sessions ended; the prover is signed in with the same user id. Expected when someone had set up an account for an address they do not own; clear what the app keeps for the user in events.accountClaimed.",
+  "claim-sessions-not-ended":
+    'An address claim could not end the earlier JWT sessions of the account, because session.revocation is "off": their cookies work until they expire. Set session.revocation to "reissue" or "strict".',
 })
 
 /** The sentence for `code`, followed by the call's own detail (what failed, which setting). */

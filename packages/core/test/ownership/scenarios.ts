@@ -1,23 +1,29 @@
 /**
- * Account pre-hijacking, written as the attacks (issue 23 item 1, issue 20's pre-hijacking
- * item): the attacker sets up an account for the victim's address with a first factor that
- * does not prove the mailbox, then the owner signs in with one that does. For every pair, the
- * owner's sign-in must be refused with a typed error and never land in (or confirm, or link
- * to) the attacker's row: whatever the attacker kept, it holds nothing of the owner's.
+ * Account pre-hijacking, written as the attacks (issue 23 item 1, issue 29 part 2): the attacker
+ * sets up an account for the victim's address with a first factor that does not prove the
+ * mailbox (a passkey, an OAuth profile whose email the provider does not vouch for), adds what
+ * else they can (two-factor, a Latchkey-managed password where the adapter keeps one), then the
+ * owner proves the mailbox (email link, a provider that vouches for the email). The proof
+ * claims the row (lib/account/claim.ts): the owner is signed in, with the same user id, and
+ * nothing the attacker attached reaches the account any more — their passkey, their linked
+ * account, their password, their sessions. The reverse order (owner first) still refuses the
+ * attacker.
  *
  * Real parts: the software authenticator (passkeys), the local OpenID Provider (OIDC with a
  * verified and an unverified email claim), the email provider with a capturing sender. The
- * PostgreSQL adapter's tests run the same scenarios.
+ * PostgreSQL adapter's tests (PGlite, and the server with DATABASE_URL) and the Redis store's
+ * tests (JWT revocation in Redis) run the same scenarios.
  */
 import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/webauthn"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
+import type { AccountClaimedMessage } from "../../src/lib/account/claim.js"
 import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"
-import { MemoryStore } from "../../src/store.js"
+import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { oidcProvider } from "../oauth/harness/app.js"
 import { APP_ORIGIN, type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"
@@ -29,6 +35,16 @@ export interface OwnershipStorage {
   name: string
   /** A fresh, empty adapter per test. */
   adapter: () => Promise<Adapter>
+  /** Where revocation state lives (default: a fresh `MemoryStore` per test). */
+  store?: () => Promise<Store>
+  /** The session strategies to run (default both). */
+  strategies?: readonly SessionStrategy[]
+}
+
+/** The password methods of the password accounts work (issue 28), when the adapter has them. */
+interface PasswordMethods {
+  getPasswordHash?(userId: string): Promise<string | null> | string | null
+  setPasswordHash?(userId: string, hash: string): Promise<void> | void
 }
 
 type Browser = PasskeyClient<AuthConfig>
@@ -39,12 +55,14 @@ type AttackerFactor = "passkey" | "oauth-unverified"
 type OwnerFactor = "email-link" | "oauth-verified"
 
 export function ownershipScenarios(storage: OwnershipStorage): void {
-  describe.each(["jwt", "database"] as const)(
+  describe.each(storage.strategies ?? (["jwt", "database"] as const))(
     `email ownership: ${storage.name}, %s sessions`,
     (strategy: SessionStrategy) => {
       let op: OidcHarness
       let adapter: Adapter
       let mails: SendVerificationRequestParams[]
+      let store: Store
+      let claims: AccountClaimedMessage[]
 
       beforeAll(async () => {
         op = await startOidcServer()
@@ -66,7 +84,9 @@ export function ownershipScenarios(storage: OwnershipStorage): void {
       afterAll(() => op.close())
       beforeEach(async () => {
         adapter = await storage.adapter()
+        store = (await storage.store?.()) ?? new MemoryStore()
         mails = []
+        claims = []
       })
 
       function config(overrides: { dangerousLinking?: boolean } = {}): AuthConfig {
@@ -74,7 +94,7 @@ export function ownershipScenarios(storage: OwnershipStorage): void {
           secret: SECRET,
           trustHost: true,
           adapter,
-          store: new MemoryStore(),
+          store,
           // Strict: the attacker's JWT copy must stop at once (with "reissue" it stops at its next
           // re-issue; the README's security model says so).
           session: { strategy, revocation: "strict" },
@@ -90,6 +110,7 @@ export function ownershipScenarios(storage: OwnershipStorage): void {
               allowDangerousEmailAccountLinking: overrides.dangerousLinking === true,
             }),
           ],
+          events: { accountClaimed: (message) => void claims.push(message) },
           logger: { error: () => {}, warn: () => {}, debug: () => {} },
         }
       }
@@ -142,6 +163,11 @@ export function ownershipScenarios(storage: OwnershipStorage): void {
         const row = await adapter.getUserByEmail!(VICTIM)
         expect(row?.emailVerified ?? null).toBeNull()
         expect((await b.session())?.user?.email).toBe(VICTIM)
+        // What else the attacker can attach to the row: a second factor of their own, and a
+        // password where the adapter keeps one (the password sign-up of issue 28).
+        await adapter.setTwoFactor?.({ userId: row!.id, secret: "sealed", enabledAt: new Date() })
+        await adapter.replaceRecoveryCodes?.(row!.id, ["hash-1", "hash-2"])
+        await (adapter as PasswordMethods).setPasswordHash?.(row!.id, "attacker-hash")
         return {
           row: row!,
           session: b,
@@ -163,39 +189,62 @@ export function ownershipScenarios(storage: OwnershipStorage): void {
         return { browser: b, error }
       }
 
-      const refusals: Record<OwnerFactor, string> = {
-        "email-link": "AccountNotLinked",
-        "oauth-verified": "OAuthAccountNotLinked",
-      }
       const pairs: [AttackerFactor, OwnerFactor, boolean][] = [
         ["passkey", "email-link", false],
         ["passkey", "oauth-verified", false],
         ["oauth-unverified", "email-link", false],
         ["oauth-unverified", "oauth-verified", false],
-        // allowDangerousEmailAccountLinking must not link the owner's IdP identity to the row.
+        // allowDangerousEmailAccountLinking changes nothing: the claim leaves the row empty.
         ["passkey", "oauth-verified", true],
         ["oauth-unverified", "oauth-verified", true],
       ]
       it.each(pairs)(
-        "attacker first with %s, owner second by %s (dangerous linking: %s): refused with a typed error, nothing joins the attacker's row",
+        "attacker first with %s, owner second by %s (dangerous linking: %s): the proof claims the row, the owner is signed in and nothing of the attacker's reaches it",
         async (attackerFactor, ownerFactor, dangerousLinking) => {
           const cfg = config({ dangerousLinking })
           const attacker = await attack(cfg, attackerFactor)
+          const id = attacker.row.id
 
           const victim = await owner(cfg, ownerFactor)
-          expect(victim.error).toBe(refusals[ownerFactor])
-          expect(await victim.browser.session()).toBeNull()
-          // The row is as the attacker left it: not confirmed, nothing of the owner's linked to it.
+          expect(victim.error).toBeNull()
+          expect((await victim.browser.session())?.user?.email).toBe(VICTIM)
+          // The same row (same user id: the app's data keyed by it stays), now proven.
           const row = await adapter.getUserByEmail!(VICTIM)
-          expect(row?.id).toBe(attacker.row.id)
-          expect(row?.emailVerified ?? null).toBeNull()
+          expect(row?.id).toBe(id)
+          expect(row?.emailVerified).toBeInstanceOf(Date)
+
+          // Everything the attacker attached is gone.
+          expect(await adapter.listAuthenticatorsByUserId!(id)).toEqual([])
+          const linked = (await adapter.listAccountsByUserId!(id)).map((a) => a.providerAccountId)
+          expect(linked).toEqual(ownerFactor === "oauth-verified" ? ["victim"] : [])
           expect(
-            await adapter.getUserByAccount!({ provider: "oidc", providerAccountId: "victim" }),
+            await adapter.getUserByAccount!({ provider: "oidc", providerAccountId: "mallory" }),
           ).toBeNull()
-          // The attacker's way in opens only the placeholder, never an account of the owner.
+          expect(await adapter.getTwoFactor!(id)).toBeNull()
+          expect(await adapter.countRecoveryCodes!(id)).toBe(0)
+          const password = adapter as PasswordMethods
+          if (password.getPasswordHash) expect(await password.getPasswordHash(id)).toBeNull()
+
+          // The attacker's session is over, and their factor no longer opens the account.
+          expect(await attacker.session.session()).toBeNull()
           const retried = await attacker.retry()
-          const seen = await retried.session()
-          if (seen) expect((await adapter.getUserByEmail!(VICTIM))?.id).toBe(attacker.row.id)
+          expect(await retried.session()).toBeNull()
+          // The owner's session survives the attacker's attempts.
+          expect((await victim.browser.session())?.user?.email).toBe(VICTIM)
+
+          // The app was told, with what was removed (counts and provider ids only).
+          expect(claims).toHaveLength(1)
+          expect(claims[0]!.user.id).toBe(id)
+          expect(claims[0]!.via.proof).toBe(
+            ownerFactor === "email-link" ? "email-link" : "provider",
+          )
+          expect(claims[0]!.removed).toEqual({
+            passkeys: attackerFactor === "passkey" ? 1 : 0,
+            accounts: [attackerFactor === "passkey" ? "passkey" : "oidc"],
+            password: password.setPasswordHash !== undefined,
+            twoFactor: adapter.setTwoFactor !== undefined,
+            sessions: true,
+          })
         },
       )
 

@@ -20,7 +20,7 @@ import { decodeSessionCookie } from "../session/jwt-session.js"
 import { accountView } from "./account-view.js"
 import { warnMissingOnce } from "./adapter-support.js"
 import { currentSession } from "./current-session.js"
-import { assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
+import { ACCOUNT_OPS, assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { assertRecentAuth } from "./recent-auth.js"
 
 export async function getAccountAction(ctx: RequestContext): Promise<Outcome> {
@@ -43,9 +43,7 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
   try {
     const op = ctx.providerId
     if (!isAccountOp(op)) {
-      throw new UnknownAction(
-        "Unknown account change. Valid: passkey-rename, passkey-delete, session-revoke, sessions-revoke-others, account-unlink",
-      )
+      throw new UnknownAction(`Unknown account change. Valid: ${ACCOUNT_OPS.join(", ")}`)
     }
     await requireCsrf(ctx)
     warnMissingOnce(ctx.config)
@@ -57,6 +55,7 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
     assertRecentAuth(current.facts, { maxAge: ctx.config.session.recentAuthMaxAge })
     const token = ctx.config.session.strategy === "jwt" ? await decodeSessionCookie(sctx) : null
     const cookies = await runAccountOp(op, {
+      ctx,
       sctx,
       userId: current.userId,
       sessionId: current.sessionId,
@@ -96,6 +95,11 @@ async function destination(ctx: RequestContext, error?: string): Promise<string>
 
 const STATUS: Record<string, number> = {
   InvalidRequest: 400,
+  InvalidProvider: 400,
+  EmailSignInError: 400,
+  // A wrong current password (password and email changes).
+  CredentialsSignin: 403,
+  RateLimited: 429,
   UnknownAction: 400,
   MissingCSRF: 403,
   StoreError: 503,
@@ -128,5 +132,10 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
         : publicError(error)
   if (formNavigation(ctx)) return redirect(await destination(ctx, type))
   const url = ctx.returnRedirect ? { url: await destination(ctx, type) } : {}
-  return json({ error: type, message, ...url }, status, NO_CACHE_HEADERS)
+  // A refused password names the rule it broke (`too-short`, `common`, …) for the page.
+  const reason =
+    type === "PasswordRejected" && typeof error.details?.reason === "string"
+      ? { reason: error.details.reason }
+      : {}
+  return json({ error: type, message, ...reason, ...url }, status, NO_CACHE_HEADERS)
 }

@@ -4,6 +4,7 @@
  */
 import type { AdapterAccount, AdapterAuthenticator } from "../../adapters.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import { findPasswordProvider } from "../password/config.js"
 import { nowSeconds } from "../time.js"
 import { hasMethods } from "./adapter-support.js"
 import type { AccountUser } from "./current-session.js"
@@ -17,6 +18,11 @@ export interface AccountView {
   passkeys: PasskeyView[] | null
   sessions: DeviceSession[] | null
   accounts: LinkedAccountView[] | null
+  /**
+   * The password of a password account (`Password` provider): whether one is set. `null` when
+   * the app has no `Password` provider or the adapter cannot say.
+   */
+  password: { set: boolean } | null
 }
 
 export interface PasskeyView {
@@ -61,12 +67,15 @@ export async function accountView(
 ): Promise<AccountView> {
   const { adapter } = config
   const { userId } = current
-  const [passkeys, sessions, accounts] = await Promise.all([
+  const [passkeys, sessions, accounts, passwordHash] = await Promise.all([
     hasMethods(config, ["listAuthenticatorsByUserId"])
       ? adapter!.listAuthenticatorsByUserId!(userId)
       : null,
     listDeviceSessions(config, userId, current.sessionId),
     hasMethods(config, ["listAccountsByUserId"]) ? adapter!.listAccountsByUserId!(userId) : null,
+    findPasswordProvider(config.providers) && hasMethods(config, ["getPasswordHash"])
+      ? adapter!.getPasswordHash!(userId)
+      : undefined,
   ])
   const maxAge = config.session.recentAuthMaxAge
   return {
@@ -86,5 +95,6 @@ export async function accountView(
             type: a.type,
             providerAccountId: a.providerAccountId,
           })),
+    password: passwordHash === undefined ? null : { set: passwordHash !== null },
   }
 }

@@ -1,31 +1,31 @@
 /**
- * Who owns an email address nobody has proved yet: one rule for every first factor.
+ * Who owns an email address nobody has proved yet: one rule for every first factor
+ * (docs/design/address-ownership.md).
  *
  * A user row whose `emailVerified` is empty was created by something that did not prove the
  * mailbox: a passkey registered for an address, an OAuth/OIDC profile whose email the provider
- * does not vouch for, the app's own sign-up, or Auth.js (which never sets it for OAuth users).
- * Anybody can create such a row for somebody else's address ("account pre-hijacking",
- * Sudhodanan & Paverd 2022). The rule:
+ * does not vouch for, a password sign-up never confirmed, the app's own sign-up, or Auth.js
+ * (which never sets it for OAuth users). Anybody can create such a row for somebody else's
+ * address ("account pre-hijacking", Sudhodanan & Paverd 2022). The rule:
  *
- * - Nothing joins a row by its email unless the row's own email was proved: a proof of the
- *   address made elsewhere (an email link, a provider that reports the email verified) is
- *   refused with a typed error (`AccountNotLinked` for an email link, `OAuthAccountNotLinked`
- *   for a provider, even with `allowDangerousEmailAccountLinking`), and the row is left as it
- *   is: neither marked verified nor given the prover's session or account.
- * - A proof that comes from the row itself — the browser is signed in as that row, or the
- *   OAuth account is already linked to it — is the owner confirming their own address: the row
- *   is marked verified, and from then on the address is proven.
  * - Factors that do not prove the mailbox (passkey registration, unverified OAuth emails) never
  *   join an existing row by its email, proven or not.
+ * - A proof that comes from the row itself — the browser is signed in as that row, or the
+ *   OAuth account is already linked to it — is the owner confirming their own address: the row
+ *   is marked verified, nothing is removed.
+ * - A proof made elsewhere (an email link, a provider that vouches for the email, a sign-up
+ *   verification or reset link) that signs someone in to an unproven row **claims** it
+ *   (`claim.ts`): every credential Latchkey manages for the row is removed and every session
+ *   ended, the row is marked proven (same user id) and the prover signed in. Nothing the
+ *   squatter attached reaches the account any more.
  *
- * Why refuse rather than let the first proof claim the row (delete it with its credentials,
- * then start the prover afresh): the row cannot tell an attacker's placeholder from a real
- * account. Users of the app's own password sign-up, and every user an Auth.js database holds,
- * have an empty `emailVerified` too; a claim would delete their account and its data the first
- * time they used an email link or a provider (or anyone did whose provider vouches for that
- * address), and it could not remove an app-managed password anyway. Refusing leaves every
- * account intact, never hands the prover a row someone else could have set up, and tells the
- * person what to do (sign in the way the account was created, then confirm the address).
+ * Why claim rather than refuse (the rule of the round before): refusing stopped the takeover
+ * but let anyone squat any address, since the owner's email link then answered "never
+ * confirmed" forever. A claim is safe because only a real proof of the mailbox makes one, and
+ * whoever reads the mailbox could take any account of that address through a reset link
+ * anyway; what a claim removes is exactly what someone without the mailbox could have set up.
+ * What it cannot remove — a password the app keeps itself (`account.hasCredentials`) — makes
+ * it refuse, unless the app handles `events.accountClaimed` and clears its own.
  */
 import type { AdapterUser } from "../../adapters.js"
 import { isDate } from "../../adapters.js"
@@ -45,8 +45,11 @@ export type OwnershipOutcome =
   | { readonly kind: "owned"; readonly user: AdapterUser }
   /** The row is unproven, but the proof comes from the row itself: it is (now) verified. */
   | { readonly kind: "verify-own"; readonly user: AdapterUser }
-  /** The row is unproven and the proof comes from elsewhere: nothing may join it. */
-  | { readonly kind: "unproven"; readonly user: AdapterUser }
+  /**
+   * The row is unproven and the proof comes from elsewhere: signing the prover in to it claims
+   * it (`claimAddress`, which removes what was attached before the proof).
+   */
+  | { readonly kind: "claim"; readonly user: AdapterUser }
 
 export interface OwnershipInput {
   /** The row with the proven email (`getUserByEmail`), if any. */
@@ -60,12 +63,13 @@ export function decideOwnership({ row, provenFrom }: OwnershipInput): OwnershipO
   if (!row) return { kind: "none" }
   if (isEmailProven(row)) return { kind: "owned", user: row }
   if (provenFrom && provenFrom.id === row.id) return { kind: "verify-own", user: row }
-  return { kind: "unproven", user: row }
+  return { kind: "claim", user: row }
 }
 
 /**
  * Applies a proof of `email`: looks the row up, decides, and for a proof from the row itself
- * marks it verified. The caller refuses an `unproven` outcome with its own error type.
+ * marks it verified. A `claim` outcome is the caller's to act on: it knows whether the proof
+ * signs the prover in to that row (then `claimAddress`) or leads somewhere else.
  */
 export async function proveEmail(
   ctx: RequestContext,

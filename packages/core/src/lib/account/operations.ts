@@ -7,6 +7,12 @@
 import { InvalidRequest, LastSignInMethod } from "../../errors.js"
 import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
+import type { RequestContext } from "../context.js"
+import {
+  PASSWORD_ACCOUNT_OPS,
+  type PasswordAccountOp,
+  runPasswordAccountOp,
+} from "../password/account-ops.js"
 import type { SessionContext } from "../session/context.js"
 import { linkedAccounts } from "./account-view.js"
 import { requireMethods } from "./adapter-support.js"
@@ -24,15 +30,22 @@ export const ACCOUNT_OPS = [
   "session-revoke",
   "sessions-revoke-others",
   "account-unlink",
+  // The password and the address of password accounts (`lib/password/account-ops.ts`).
+  ...PASSWORD_ACCOUNT_OPS,
 ] as const
 
 export type AccountOp = (typeof ACCOUNT_OPS)[number]
+
+const isPasswordOp = (op: AccountOp): op is PasswordAccountOp =>
+  (PASSWORD_ACCOUNT_OPS as readonly string[]).includes(op)
 
 export function isAccountOp(value: string | undefined): value is AccountOp {
   return (ACCOUNT_OPS as readonly string[]).includes(value ?? "")
 }
 
 export interface OpInput {
+  /** The request (mails, limits and URLs of the password changes need it). */
+  ctx: RequestContext
   sctx: SessionContext
   userId: string
   sessionId: string | undefined
@@ -82,6 +95,16 @@ export function assertOpSupported(op: AccountOp, config: SessionContext["config"
       "getUser",
       "listAuthenticatorsByUserId",
     ],
+    "password-set": ["getUser", "getPasswordHash", "setPasswordHash"],
+    "password-change": ["getUser", "getPasswordHash", "setPasswordHash"],
+    "password-remove": [
+      "getUser",
+      "getPasswordHash",
+      "deletePasswordHash",
+      "listAuthenticatorsByUserId",
+      "listAccountsByUserId",
+    ],
+    "email-change": ["getUser", "getUserByEmail", "getPasswordHash", "createVerificationToken"],
   }
   requireMethods(config, needs[op])
   if (
@@ -97,6 +120,7 @@ export function assertOpSupported(op: AccountOp, config: SessionContext["config"
 export async function runAccountOp(op: AccountOp, input: OpInput): Promise<ResponseCookie[]> {
   const { sctx, userId, body } = input
   const { config } = sctx
+  if (isPasswordOp(op)) return runPasswordAccountOp(op, input)
   switch (op) {
     case "passkey-rename": {
       const id = field(body, "id")

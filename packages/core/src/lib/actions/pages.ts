@@ -3,6 +3,7 @@
  * A configured `pages.*` gets a redirect (with `callbackUrl`/`error` as query parameters);
  * otherwise the built-in page is rendered.
  */
+
 import { resolveCallbackUrl } from "../callback-url.js"
 import { readProcessEnv } from "../config/process-env.js"
 import { actionUrl, pageUrl, type RequestContext } from "../context.js"
@@ -23,6 +24,8 @@ import {
   renderVerifyRequestPage,
 } from "../pages/index.js"
 import { scriptHash } from "../pages/passkey-script.js"
+import { isPasswordProvider } from "../password/config.js"
+import { passwordPageUrl } from "../password/urls.js"
 
 const html = (page: PageResponse): Outcome => ({
   kind: "html",
@@ -157,6 +160,13 @@ export function pageProviders(ctx: RequestContext): PageProvider[] {
     const style = (provider as { style?: PageProvider["style"] }).style
     if (style && typeof style === "object") entry.style = style
     if (provider.type === "credentials") entry.credentials = provider.credentials
+    if (isPasswordProvider(provider)) {
+      entry.password = {
+        signUpUrl: passwordPageUrl(ctx, "signup"),
+        forgotUrl: passwordPageUrl(ctx, "forgot"),
+        resendUrl: actionUrl(ctx, "password", "resend"),
+      }
+    }
     if (provider.type === "webauthn") {
       entry.credentials = provider.formFields ?? {}
       entry.optionsUrl = actionUrl(ctx, "webauthn-options", provider.id)

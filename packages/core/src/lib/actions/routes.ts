@@ -7,6 +7,7 @@ import { getAccountAction, postAccountAction } from "../account/account-action.j
 import type { RequestContext } from "../context.js"
 import type { AuthAction } from "../http/actions.js"
 import type { Outcome } from "../http/outcome.js"
+import { passwordGet, passwordPost } from "../password/actions.js"
 import { callbackAction } from "./callback/index.js"
 import { csrfAction } from "./csrf.js"
 import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./pages.js"
@@ -32,6 +33,7 @@ export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
   "webauthn-options": { GET: webauthnOptionsAction },
   account: { GET: getAccountAction, POST: postAccountAction },
   "two-factor": { GET: twoFactorGet, POST: twoFactorPost },
+  password: { GET: passwordGet, POST: passwordPost },
 }
 
 /** The handler, or a `MethodNotAllowed` carrying the `Allow` header value. */

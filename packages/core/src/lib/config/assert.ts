@@ -17,6 +17,7 @@ import {
 import type { ProviderConfig } from "../../providers/index.js"
 import type { AuthConfig } from "../../types.js"
 import { missingClientCredentials } from "../oauth/provider.js"
+import { checkPasswordProvider, isPasswordProvider } from "../password/config.js"
 import { checkTwoFactor } from "../two-factor/config.js"
 import type { WarningCode } from "../warnings.js"
 import { type EnvObject, envKey } from "./env.js"
@@ -198,7 +199,8 @@ function checkProviders(
 
     switch (provider.type) {
       case "credentials":
-        if (typeof provider.authorize !== "function") {
+        if (isPasswordProvider(provider)) checkPasswordProvider(provider, config.adapter, problems)
+        else if (typeof provider.authorize !== "function") {
           problems.push(
             new MissingAuthorize(`The credentials provider "${provider.id}" has no authorize()`),
           )

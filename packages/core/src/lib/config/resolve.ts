@@ -3,7 +3,13 @@
  * normalised, cookies built for both schemes, adapter wrapped, problems collected. Cached per
  * config object, so a request pays for none of this; the user's object is never modified.
  */
-import { type Adapter, accountApiAdapterMethods, adapterMethods } from "../../adapters.js"
+import {
+  type Adapter,
+  accountApiAdapterMethods,
+  adapterMethods,
+  ownershipAdapterMethods,
+  passwordAdapterMethods,
+} from "../../adapters.js"
 import { AdapterError, type AuthError, InvalidConfiguration } from "../../errors.js"
 import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../../jwt.js"
 import type { ProviderConfig } from "../../providers/index.js"
@@ -247,7 +253,14 @@ export function adapterFailure(method: string, thrown: unknown): AdapterError {
 function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
   const wrapped: Record<string, unknown> = {}
   // `in`-style lookup, not Object.entries: class-based adapters keep methods on the prototype.
-  for (const name of [...adapterMethods, ...accountApiAdapterMethods]) {
+  // A set: `deletePasswordHash` is both a password and an ownership method.
+  const names = new Set([
+    ...adapterMethods,
+    ...accountApiAdapterMethods,
+    ...passwordAdapterMethods,
+    ...ownershipAdapterMethods,
+  ])
+  for (const name of names) {
     const method = (adapter as Record<string, unknown>)[name]
     if (typeof method !== "function") continue
     wrapped[name] = async (...args: unknown[]) => {

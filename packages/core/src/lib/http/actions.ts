@@ -12,6 +12,7 @@ export const AUTH_ACTIONS = [
   "webauthn-options",
   "account",
   "two-factor",
+  "password",
 ] as const
 
 export type AuthAction = (typeof AUTH_ACTIONS)[number]
@@ -31,4 +32,6 @@ export const ACTIONS_WITH_PROVIDER: ReadonlySet<AuthAction> = new Set([
   // The account change: `account/<op>`.
   "account",
   "two-factor",
+  // The password account flows: `password/<op>`.
+  "password",
 ])

@@ -12,6 +12,8 @@ const OWN_MESSAGE_TYPES = new Set([
   "MethodNotAllowed",
   "UntrustedHost",
   "InvalidProvider",
+  // Composed by the password policy from fixed text and its configured numbers.
+  "PasswordRejected",
 ])
 
 const FIXED_MESSAGES: Record<string, string> = {
@@ -24,6 +26,7 @@ const FIXED_MESSAGES: Record<string, string> = {
   WebAuthnVerificationError:
     "Your passkey could not be verified. Request new options and try again; if it keeps failing, sign in another way.",
   Verification: "The sign-in link is no longer valid: it may have been used or have expired.",
+  PasswordRejected: "Choose another password.",
   InvalidCheck:
     "This sign-in attempt expired or was already used. Start again from the sign-in page.",
   StoreError: "Sign-in is temporarily unavailable. Try again after the Retry-After delay.",

@@ -26,6 +26,8 @@ export interface PageProvider {
   optionsUrl?: string
   /** WebAuthn: also offer passkeys in the email field's autofill. */
   conditionalUI?: boolean
+  /** The `Password` provider: its sign-up, forgot and resend URLs (`{basePath}/password/*`). */
+  password?: { signUpUrl: string; forgotUrl: string; resendUrl: string }
 }
 
 export interface SignInPageProps {
@@ -66,6 +68,12 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
   const blocks = props.providers
     .map((provider, index) => renderProvider(provider, index, hidden, props.email))
     .filter((block) => block !== undefined)
+  // The right password of an unconfirmed account (`code=email-unverified`, shown only to
+  // someone who knows the password): offer the verification link again.
+  const password = props.providers.find((p) => p.password !== undefined)?.password
+  if (password && props.error === "CredentialsSignin" && props.code === "email-unverified") {
+    blocks.unshift(resendBlock(password.resendUrl, hidden, props.email))
+  }
 
   let body = "<h1>Sign in</h1>\n"
   if (props.developerNotice !== undefined) {
@@ -140,7 +148,10 @@ function renderProvider(
       // As in Auth.js, a credentials provider without fields is one the app signs in to from
       // its own form, so it gets no block here.
       if (provider.credentials === undefined) return undefined
-      return formBlock(provider.callbackUrl, provider.credentials, index, hidden, label)
+      return withPasswordLinks(
+        formBlock(provider.callbackUrl, provider.credentials, index, hidden, label),
+        provider.password,
+      )
     case "webauthn":
       return passkeyBlock(provider, index, hidden, label)
     default:
@@ -170,6 +181,37 @@ function passkeyBlock(provider: PageProvider, index: number, hidden: string, lab
       `<form data-passkey${data} method="post">\n${hidden}${inputs}${submit(label)}` +
       `<p class="muted" data-passkey-status role="status" hidden></p>\n` +
       `<noscript><p class="muted">Passkeys need JavaScript.</p></noscript>\n</form>\n`,
+  }
+}
+
+/** The password form's links to the sign-up and forgot pages. */
+function withPasswordLinks(block: Block, password: PageProvider["password"]): Block {
+  if (!password) return block
+  const signUp = safeLinkUrl(password.signUpUrl)
+  const forgot = safeLinkUrl(password.forgotUrl)
+  const links = [
+    forgot && `<a href="${escapeHtml(forgot)}">Forgot your password?</a>`,
+    signUp && `<a href="${escapeHtml(signUp)}">Create an account</a>`,
+  ].filter(Boolean)
+  if (links.length === 0) return block
+  return { ...block, html: `${block.html}<p class="center">${links.join(" · ")}</p>\n` }
+}
+
+const UNVERIFIED_NOTICE =
+  "Confirm your email address first: open the link we mailed you, or get a new one below."
+
+/** "Send the link again" for an account whose address is not confirmed yet. */
+function resendBlock(url: string, hidden: string, email: string | undefined): Block {
+  const value = email ? ` value="${escapeHtml(email)}"` : ""
+  return {
+    group: "form",
+    css: "",
+    html:
+      `<form${action(url)} method="post" data-latchkey-resend>\n${hidden}` +
+      `<p>${escapeHtml(UNVERIFIED_NOTICE)}</p>\n` +
+      `<div class="field"><label for="field-resend-email">Email</label>` +
+      `<input id="field-resend-email" type="email" name="email"${value} required autocomplete="email"></div>\n` +
+      `${submit("Send the link again")}</form>\n`,
   }
 }
 

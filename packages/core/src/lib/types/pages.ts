@@ -18,4 +18,16 @@ export interface PagesOptions {
   newUser?: string
   /** Latchkey: the second-factor code page (default: the built-in `{basePath}/two-factor`). */
   twoFactor?: string
+  /** Latchkey, `Password` provider: the sign-up page (default `{basePath}/password/signup`). */
+  signUp?: string
+  /** Latchkey, `Password` provider: the "forgot password" page (default `{basePath}/password/forgot`). */
+  forgotPassword?: string
+  /**
+   * Latchkey, `Password` provider: the page a reset link opens, with `token`, `uid` and `email`
+   * in its query (default `{basePath}/password/reset`). It posts them with the new password to
+   * `{basePath}/password/reset` (or calls `useResetPassword`).
+   */
+  resetPassword?: string
+  /** Latchkey, `Password` provider: the page "check your email" (default `{basePath}/password/sent`). */
+  passwordSent?: string
 }

@@ -15,6 +15,8 @@ import { resolveCallbackUrl } from "../../callback-url.js"
 import type { RequestContext } from "../../context.js"
 import { requireCsrf } from "../../csrf/require.js"
 import type { Outcome } from "../../http/outcome.js"
+import { isPasswordProvider } from "../../password/config.js"
+import { authorizePassword } from "../../password/sign-in.js"
 import { enforceCredentialsLimits } from "../../rate-limit/credentials-limits.js"
 import type { Account, User } from "../../types/records.js"
 import { completeSignIn } from "./complete-sign-in.js"
@@ -36,7 +38,10 @@ export async function credentialsCallback(
   const succeeded = await enforceCredentialsLimits(ctx, provider, credentials)
   let user: User | null
   try {
-    user = await provider.authorize(credentials, rebuildRequest(ctx))
+    // The Password provider is run by the core: its users and hashes are the adapter's.
+    user = isPasswordProvider(provider)
+      ? await authorizePassword(ctx, provider, credentials)
+      : await provider.authorize(credentials, rebuildRequest(ctx))
   } catch (error) {
     if (error instanceof AuthError) throw error
     throw new CallbackRouteError("authorize() threw", {

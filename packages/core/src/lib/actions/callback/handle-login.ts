@@ -6,6 +6,7 @@
 import type { AdapterAccount, AdapterUser } from "../../../adapters.js"
 import { AccountNotLinked, OAuthAccountNotLinked } from "../../../errors.js"
 import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
+import { claimAddress } from "../../account/claim.js"
 import { markVerified, type OwnershipOutcome, proveEmail } from "../../account/email-ownership.js"
 import type { RequestContext } from "../../context.js"
 import { emitEvent } from "../../events.js"
@@ -82,7 +83,8 @@ export async function currentUser(ctx: RequestContext): Promise<AdapterUser | nu
  * | yes, other     | yes                       | `OAuthAccountNotLinked`                  |
  * | yes            | no                        | the account's user                       |
  * | no             | yes                       | link to the signed-in user               |
- * | no             | no, email of a known user | link only if `allowDangerousEmailAccountLinking` and the provider reports the email verified; else `OAuthAccountNotLinked` |
+ * | no             | no, email of an unproven user, provider vouches for it | claim the row (lib/account/claim.ts), link |
+ * | no             | no, email of a proven user | link only if `allowDangerousEmailAccountLinking` and the provider reports the email verified; else `OAuthAccountNotLinked` |
  * | no             | no, unknown email         | create user + link (`isNewUser`)         |
  *
  * Unlike Auth.js, linking by email does not fire `createUser` (no user was created).
@@ -106,9 +108,18 @@ async function resolveAccountLogin(
   const email = attempt.user.email || undefined
   const emailVerified = attempt.emailVerified === true && email !== undefined
   // A proof of the email is applied first (lib/account/email-ownership.ts): from the row
-  // itself it confirms the row's address; from elsewhere, an unproven row stays unjoinable
-  // (decideAccountLinking refuses it, even with allowDangerousEmailAccountLinking).
+  // itself it confirms the row's address; from elsewhere, when it signs the prover in by that
+  // email (an unknown account, nobody signed in), it claims the unproven row.
   const proof = emailVerified ? await proveEmail(ctx, email, accountUser ?? signedIn) : undefined
+  if (proof?.kind === "claim" && !accountUser && !signedIn) {
+    const claimed = await claimAddress(ctx, proof.user, {
+      proof: "provider",
+      provider: provider.id,
+    })
+    // The claim removed every account linked before: this one joins a row only the prover holds.
+    await linkAccount(ctx, provider, account, claimed.user)
+    return { user: claimed.user, account, isNewUser: false }
+  }
   // The email lookup only matters for an unknown account and nobody signed in.
   const userWithSameEmail =
     accountUser || signedIn || !email ? null : await rowWithEmail(ctx, email, proof)
@@ -122,11 +133,7 @@ async function resolveAccountLogin(
     emailVerified,
   })
 
-  const link = async (user: AdapterUser) => {
-    const row = { ...account, userId: user.id, type: account.type } as AdapterAccount
-    await adapter.linkAccount!(await accountRowOf(ctx.config, provider, row))
-    await emitEvent(events, logger, "linkAccount", { user, account })
-  }
+  const link = (user: AdapterUser) => linkAccount(ctx, provider, account, user)
 
   switch (decision.kind) {
     case "error-not-linked": {
@@ -159,6 +166,18 @@ async function resolveAccountLogin(
   return { user: created, account, isNewUser: true }
 }
 
+/** Links the provider's `account` to `user`, and fires `linkAccount`. */
+async function linkAccount(
+  ctx: RequestContext,
+  provider: ProviderConfig,
+  account: Account,
+  user: AdapterUser,
+): Promise<void> {
+  const row = { ...account, userId: user.id, type: account.type } as AdapterAccount
+  await ctx.config.adapter!.linkAccount!(await accountRowOf(ctx.config, provider, row))
+  await emitEvent(ctx.config.events, ctx.logger, "linkAccount", { user, account })
+}
+
 /** The row with `email`: the one the proof already looked up, else a lookup of its own. */
 async function rowWithEmail(
   ctx: RequestContext,
@@ -184,11 +203,14 @@ async function resolveEmailLogin(
   // The link proved the mailbox (lib/account/email-ownership.ts).
   const proof = await proveEmail(ctx, email, await currentUser(ctx))
   switch (proof.kind) {
-    case "unproven":
-      throw new AccountNotLinked(
-        "An account with this email exists but its address was never confirmed: sign in the way it was created, then confirm the address",
-        { details: { provider: provider.id, reason: "email-unproven" } },
-      )
+    case "claim": {
+      // Nobody had proved the address: the link's proof claims the row (lib/account/claim.ts).
+      const claimed = await claimAddress(ctx, proof.user, {
+        proof: "email-link",
+        provider: provider.id,
+      })
+      return { user: claimed.user, account: attempt.account, isNewUser: false }
+    }
     case "verify-own":
       return { user: proof.user, account: attempt.account, isNewUser: false }
     case "owned":

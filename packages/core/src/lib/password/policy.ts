@@ -1,0 +1,111 @@
+/**
+ * What a new password must be (NIST SP 800-63B §3.1.1.2): long enough, not absurdly long, not
+ * on a list of common passwords, not known breached (through the app's hook). No composition
+ * rules, no expiry: they make passwords worse.
+ *
+ * - Normalised to Unicode NFC before anything else, so the same password typed on a keyboard
+ *   that sends decomposed accents (NFD) signs in the same.
+ * - The upper bound is in UTF-8 bytes and checked before any hashing: a 1 MB "password" costs
+ *   a length check, never an argon2 run.
+ * - The common-password list is `@zxcvbn-ts/language-common`'s (about 49,000 passwords from
+ *   leaks), loaded on first use so it does not slow a cold start.
+ */
+import { PasswordRejected } from "../../errors.js"
+import type { Awaitable } from "../types/awaitable.js"
+
+export interface PasswordPolicyOptions {
+  /** Fewest characters (Unicode code points, after NFC). Default 8; at least 8 is enforced. */
+  minLength?: number
+  /** Most UTF-8 bytes. Default 1024 (at least 256, so any 64 characters fit). */
+  maxBytes?: number
+  /** Refuse passwords on the common-password list. Default `true`. */
+  refuseCommon?: boolean
+  /**
+   * A breached-password check (e.g. the k-anonymity range API of Have I Been Pwned): return
+   * `true` to refuse. Called only for a password that passed every other rule.
+   */
+  isBreached?: (password: string) => Awaitable<boolean>
+}
+
+export const DEFAULT_MIN_LENGTH = 8
+export const DEFAULT_MAX_BYTES = 1024
+
+export interface ResolvedPolicy {
+  readonly minLength: number
+  readonly maxBytes: number
+  readonly refuseCommon: boolean
+  readonly isBreached: PasswordPolicyOptions["isBreached"]
+}
+
+export function resolvePolicy(options: PasswordPolicyOptions = {}): ResolvedPolicy {
+  return Object.freeze({
+    minLength: Math.max(DEFAULT_MIN_LENGTH, options.minLength ?? DEFAULT_MIN_LENGTH),
+    maxBytes: Math.max(256, options.maxBytes ?? DEFAULT_MAX_BYTES),
+    refuseCommon: options.refuseCommon !== false,
+    isBreached: options.isBreached,
+  })
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * The password as it is hashed and compared: NFC, or `null` when it is not a string or is over
+ * the byte bound (checked on the raw length first: a string's UTF-8 size is at least its
+ * length, so an oversized value is refused without being encoded or normalised).
+ */
+export function normalisePassword(value: unknown, maxBytes: number): string | null {
+  if (typeof value !== "string" || value.length > maxBytes) return null
+  const nfc = value.normalize("NFC")
+  return encoder.encode(nfc).byteLength > maxBytes ? null : nfc
+}
+
+/** The normalised password when the policy accepts it; else `PasswordRejected` with a reason. */
+export async function checkNewPassword(value: unknown, policy: ResolvedPolicy): Promise<string> {
+  if (typeof value !== "string" || value === "") {
+    throw rejected("missing", "Enter a password.")
+  }
+  const password = normalisePassword(value, policy.maxBytes)
+  if (password === null) {
+    throw rejected(
+      "too-long",
+      `This password is too long: use at most ${policy.maxBytes} bytes (about ${Math.floor(policy.maxBytes / 4)} characters of any script).`,
+    )
+  }
+  if ([...password].length < policy.minLength) {
+    throw rejected(
+      "too-short",
+      `Use at least ${policy.minLength} characters. A few unrelated words make a password that is long and easy to remember.`,
+    )
+  }
+  if (policy.refuseCommon && (await isCommonPassword(password))) {
+    throw rejected(
+      "common",
+      "This password is one of the most common ones and is guessed first. Choose one nobody else would.",
+    )
+  }
+  if (policy.isBreached && (await policy.isBreached(password))) {
+    throw rejected(
+      "breached",
+      "This password appeared in a data breach, so attackers try it. Choose another one.",
+    )
+  }
+  return password
+}
+
+function rejected(reason: string, message: string): PasswordRejected {
+  return new PasswordRejected(message, { details: { reason } })
+}
+
+let common: Promise<ReadonlySet<string>> | undefined
+
+/** Whether the password (compared in lower case) is on the common-password list. */
+export async function isCommonPassword(password: string): Promise<boolean> {
+  common ??= import("@zxcvbn-ts/language-common").then(
+    (m) => new Set(m.dictionary["passwords-common"]),
+    (error) => {
+      common = undefined
+      throw error
+    },
+  )
+  return (await common).has(password.toLowerCase())
+}
