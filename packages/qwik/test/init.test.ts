@@ -258,6 +258,25 @@ describe("latchkey init", () => {
     expect(snapshot(dir)).toEqual(before)
   })
 
+  // script(1) runs the bin on a pseudo-terminal, as a person would; the answers are typed ahead.
+  const hasScript = spawnSync("script", ["--version"]).status === 0
+  it.skipIf(!hasScript)("asks on a terminal, asking again after a wrong answer", () => {
+    const dir = starterApp("starter")
+    const run = spawnSync(
+      "script",
+      ["-qec", `"${process.execPath}" "${bin}" init --no-install`, "/dev/null"],
+      { cwd: dir, encoding: "utf8", env: env(), input: "github,nope\ngithub,google\nredis\njwt\n" },
+    )
+    expect(run.status).toBe(0)
+    const output = run.stdout.replaceAll("\r", "")
+    expect(output).toContain("unknown sign-in method nope")
+    expect(output).toContain("use one of jwt, pglite, postgres")
+    expect(output).toContain("methods github, google; sessions jwt")
+    expect(read(dir, "src/routes/plugin@auth.ts")).toContain(
+      "--methods github,google --sessions jwt",
+    )
+  })
+
   it("refuses a directory that is not a Qwik app", () => {
     const dir = mkdtempSync(join(scratch, "plain-"))
     writeFileSync(join(dir, "package.json"), '{ "name": "plain" }\n')

@@ -105,23 +105,32 @@ export function checkChoice(methods, sessions) {
  * @returns {Promise<{ methods: string[]; sessions: string }>}
  */
 export async function ask(flags) {
-  const { createInterface } = await import("node:readline/promises")
+  const { createInterface } = await import("node:readline")
   const rl = createInterface({ input: process.stdin, output: process.stdout })
+  // Lines typed (or pasted) ahead of a question wait in the iterator; `rl.question` drops them.
+  const lines = rl[Symbol.asyncIterator]()
+  /** @param {string} prompt */
+  async function question(prompt) {
+    process.stdout.write(prompt)
+    const next = await lines.next()
+    if (next.done) throw new UsageError("no answer (input ended): pass --methods and --sessions")
+    return String(next.value).trim()
+  }
   try {
     let methods = flags.methods
     while (!methods) {
-      const answer = await rl.question(
+      const answer = await question(
         `Sign-in methods (${METHODS.join(", ")}), comma-separated [password]: `,
       )
       try {
-        methods = parseMethods(answer.trim() || "password")
+        methods = parseMethods(answer || "password")
       } catch (error) {
         process.stdout.write(`${error instanceof Error ? error.message : error}\n`)
       }
     }
     let sessions = flags.sessions
     while (!sessions) {
-      const answer = (await rl.question("Sessions (jwt, pglite, postgres) [pglite]: ")).trim()
+      const answer = await question("Sessions (jwt, pglite, postgres) [pglite]: ")
       if (answer === "" || SESSIONS.includes(answer)) sessions = answer || "pglite"
       else process.stdout.write(`use one of ${SESSIONS.join(", ")}\n`)
     }
