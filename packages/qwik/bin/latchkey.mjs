@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // `npx latchkey secret`: print a new AUTH_SECRET (32 random bytes, base64url).
 // `npx latchkey vite`: add Latchkey's Vite plugin to ./vite.config.{ts,mts,js,mjs}.
+// `npx latchkey init`: set Latchkey up in the Qwik City app of the current directory.
+// `npx latchkey migrate`: apply the database migrations of @latchkey/adapter-postgres.
 // Every other command goes to the database commands of @latchkey/adapter-postgres/cli
 // (users:unproven, sessions:end, two-factor:reset, …), one module each, registered there.
-import { randomBytes } from "node:crypto"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { newSecret } from "./secret.mjs"
+import { addVitePlugin } from "./vite.mjs"
 
 const USAGE = `Usage: latchkey secret    print a new AUTH_SECRET (32 random bytes, base64url)
        latchkey vite      add latchkey() from @latchkey/qwik/vite to ./vite.config.ts
+       latchkey init      set up Latchkey in this Qwik City app (latchkey init --help)
+       latchkey migrate   apply the database migrations (DATABASE_URL, or the app's PGlite directory)
 Database commands (with @latchkey/adapter-postgres installed, on DATABASE_URL):
        latchkey users:unproven --older-than 30d [--limit 1000] [--remove]
        latchkey sessions:end <userId>
@@ -18,7 +22,8 @@ Database commands (with @latchkey/adapter-postgres installed, on DATABASE_URL):
 async function databaseCommands() {
   try {
     return await import("@latchkey/adapter-postgres/cli")
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {{ code?: string, message?: string } | undefined} */ (caught)
     if (
       error?.code === "ERR_MODULE_NOT_FOUND" &&
       String(error.message).includes("adapter-postgres")
@@ -29,6 +34,7 @@ async function databaseCommands() {
   }
 }
 
+/** @param {string[]} argv */
 async function runDatabaseCommand(argv) {
   const cli = await databaseCommands()
   if (!cli) {
@@ -37,48 +43,34 @@ async function runDatabaseCommand(argv) {
     )
     return 1
   }
-  if (!cli.hasSubcommand(argv[0])) {
+  if (!cli.hasSubcommand(argv[0] ?? "")) {
     process.stderr.write(USAGE)
     return 1
   }
   return cli.runCli(argv, {
     env: process.env,
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
+    out: (/** @type {string} */ line) => process.stdout.write(`${line}\n`),
+    err: (/** @type {string} */ line) => process.stderr.write(`${line}\n`),
   })
 }
 
-async function addVitePlugin() {
-  const { addLatchkeyPlugin, VITE_PLUGIN_IMPORT } = await import("../dist/vite-setup.js")
-  const manual = `Add it by hand:\n  ${VITE_PLUGIN_IMPORT}\nand latchkey() first in plugins: [...].\n`
-  const file = ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs"].find(
-    (name) => existsSync(name),
-  )
-  if (!file) {
-    process.stderr.write(`latchkey vite: no vite.config.ts in ${process.cwd()}. ${manual}`)
-    return 1
-  }
-  const edit = addLatchkeyPlugin(readFileSync(file, "utf8"))
-  if (edit.status === "present") {
-    process.stdout.write(`${file} already uses latchkey().\n`)
-    return 0
-  }
-  if (edit.status === "unrecognised") {
-    process.stderr.write(`latchkey vite: found no \`plugins: [\` in ${file}. ${manual}`)
-    return 1
-  }
-  writeFileSync(file, edit.source)
-  process.stdout.write(`${file}: added ${VITE_PLUGIN_IMPORT} and latchkey() to plugins.\n`)
-  return 0
-}
-
-const [command, ...rest] = process.argv.slice(2)
+const [command, ...args] = process.argv.slice(2)
 if (command === "secret") {
-  process.stdout.write(`${randomBytes(32).toString("base64url")}\n`)
+  process.stdout.write(`${newSecret()}\n`)
 } else if (command === "vite") {
-  process.exitCode = await addVitePlugin()
+  const step = await addVitePlugin(process.cwd())
+  const ok = step.status === "added" || step.status === "present"
+  if (ok) process.stdout.write(`${step.message}\n`)
+  else process.stderr.write(`latchkey vite: ${step.message}\n`)
+  process.exitCode = ok ? 0 : 1
+} else if (command === "init") {
+  const { main } = await import("./init/init.mjs")
+  process.exitCode = await main(args)
+} else if (command === "migrate") {
+  const { main } = await import("./init/migrate.mjs")
+  process.exitCode = await main(args)
 } else if (command === undefined || command === "help" || command === "--help") {
   process.stderr.write(USAGE)
 } else {
-  process.exitCode = await runDatabaseCommand([command, ...rest])
+  process.exitCode = await runDatabaseCommand([command, ...args])
 }

@@ -6,10 +6,10 @@
  *   `tsconfig.json`'s `paths`), and each Qwik 1 module name in them becomes its Qwik 2 name, so an
  *   app's types come from `@qwik.dev/*` only. The overridden modules are internal (none of their
  *   types is part of the public surface), so the shared sources' declarations describe this build.
- * - `dist/bin/latchkey.mjs`: the same `npx latchkey secret` as `@latchkey/qwik`.
+ * - `dist/bin/`: the same `npx latchkey` (`secret`, `init`, `migrate`) as `@latchkey/qwik`.
  */
 import { execFileSync } from "node:child_process"
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { toQwik2 } from "../build-imports.mjs"
@@ -46,5 +46,5 @@ function rewrite(dir) {
 }
 rewrite(dist)
 
-mkdirSync(join(dist, "bin"), { recursive: true })
-cpSync(join(root, "../qwik/bin/latchkey.mjs"), join(dist, "bin/latchkey.mjs"))
+// The whole bin directory: `latchkey.mjs` imports its commands (`init/`, `secret.mjs`, …).
+cpSync(join(root, "../qwik/bin"), join(dist, "bin"), { recursive: true })

@@ -36,10 +36,10 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.server.address() as AddressInfo
-  return {
+  const inbox: SmtpInbox = {
     url: `smtp://127.0.0.1:${port}`,
     async nextLink(to) {
-      const { text } = await this.nextMail(to)
+      const { text } = await inbox.nextMail(to)
       const link = /https?:\/\/\S+\/callback\/\S+/.exec(text)?.[0]
       if (!link) throw new Error(`no sign-in link in the mail to ${to}:\n${text}`)
       return link
@@ -53,4 +53,5 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+  return inbox
 }

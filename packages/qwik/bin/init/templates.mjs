@@ -1,0 +1,196 @@
+// The files `npx latchkey init` writes, for the methods and session storage chosen: the same
+// files as the README's quick start (with PGlite, `src/lib/db.ts` is its `quickstart-pglite`
+// module), with each chosen provider in `plugin@auth.ts` and an account page.
+
+/** Where the PGlite database lives, relative to the app: `npx latchkey migrate` reads it back. */
+export const PGLITE_DIR = "./.data/auth"
+
+/**
+ * @typedef {{ methods: string[]; sessions: string;
+ *   project: import("./project.mjs").Project }} Choice
+ */
+
+/** The import and the call of each method's provider; `env` is Qwik's request env. */
+const PROVIDERS = {
+  password: {
+    imports: ['import Password from "@latchkey/core/providers/password"'],
+    call: [
+      "// Sign-up with a confirmation mail, sign-in, reset and email change (built-in pages).",
+      "// Mails go through EMAIL_SERVER (an SMTP URL); without it the app refuses to start.",
+      'Password({ server: env.get("EMAIL_SERVER"), from: env.get("EMAIL_FROM") }),',
+    ],
+  },
+  passkey: {
+    imports: ['import Passkey from "@latchkey/core/providers/passkey"'],
+    call: ["Passkey(),"],
+  },
+  email: {
+    imports: ['import Email from "@latchkey/core/providers/email"'],
+    call: [
+      "// Sign-in links by mail, through EMAIL_SERVER (an SMTP URL).",
+      'Email({ server: env.get("EMAIL_SERVER"), from: env.get("EMAIL_FROM") }),',
+    ],
+  },
+  github: {
+    imports: ['import GitHub from "@latchkey/core/providers/github"'],
+    call: ["GitHub(), // AUTH_GITHUB_ID, AUTH_GITHUB_SECRET"],
+  },
+  google: {
+    imports: ['import Google from "@latchkey/core/providers/google"'],
+    call: ["Google(), // AUTH_GOOGLE_ID, AUTH_GOOGLE_SECRET"],
+  },
+  oidc: {
+    imports: ['import OAuth from "@latchkey/core/providers/oauth"'],
+    call: [
+      "// Any OpenID Provider: AUTH_OIDC_ISSUER, AUTH_OIDC_ID, AUTH_OIDC_SECRET.",
+      "OAuth({",
+      '  id: "oidc",',
+      '  name: "OpenID Connect",',
+      '  type: "oidc",',
+      '  issuer: env.get("AUTH_OIDC_ISSUER"),',
+      '  clientId: env.get("AUTH_OIDC_ID"),',
+      '  clientSecret: env.get("AUTH_OIDC_SECRET"),',
+      "}),",
+    ],
+  },
+}
+
+/** @param {string[]} lines @param {string} indent */
+function indented(lines, indent) {
+  return lines.map((line) => `${indent}${line}`).join("\n")
+}
+
+/**
+ * `src/routes/plugin@auth.ts`.
+ * @param {Choice} choice
+ */
+export function pluginAuth({ methods, sessions, project }) {
+  const providers = methods.map((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)])
+  const usesEnv = methods.some((m) => ["password", "email", "oidc"].includes(m))
+  const imports = [
+    ...providers.flatMap((p) => p.imports),
+    `import { routeAuth$ } from "${project.binding}"`,
+  ].sort(byModule)
+  if (sessions !== "jwt") imports.push('import { adapter } from "~/lib/db"')
+  const body = [
+    sessions === "jwt"
+      ? "  // No adapter: the session is an encrypted cookie (JWT)."
+      : "  // Users, accounts and sessions are rows in the database; the cookie holds an opaque token.",
+    ...(sessions === "jwt" ? [] : ["  adapter,"]),
+    "  providers: [",
+    ...providers.map((p) => indented(p.call, "    ")),
+    "  ],",
+    ...(methods.includes("passkey") ? ["  experimental: { enableWebAuthn: true },"] : []),
+  ]
+  return `// Written by \`npx latchkey init --methods ${methods.join(",")} --sessions ${sessions}\`. Yours to edit:
+// init leaves a file that differs from what it would write alone (unless --force).
+${imports.join("\n")}
+
+export const { onRequest, useSession, useSignIn, useSignOut } = routeAuth$((${usesEnv ? "{ env }" : ""}) => ({
+${body.join("\n")}
+}))
+`
+}
+
+/** Sort import lines by module name, as Biome does. @param {string} a @param {string} b */
+function byModule(a, b) {
+  /** @param {string} line */
+  function from(line) {
+    return /from "([^"]+)"/.exec(line)?.[1] ?? line
+  }
+  return from(a) < from(b) ? -1 : from(a) > from(b) ? 1 : 0
+}
+
+/**
+ * `src/lib/db.ts`, or null with JWT sessions.
+ * @param {Choice} choice
+ */
+export function database({ sessions }) {
+  if (sessions === "pglite") {
+    return `import { PGlite } from "@electric-sql/pglite"
+import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
+
+// The directory must exist (\`npx latchkey init\` made it; PGlite creates only the last level).
+// \`npx latchkey migrate\` reads the path from this line.
+const db = new PGlite("${PGLITE_DIR}")
+await migrate(db) // creates or updates the tables; safe to run on every start
+export const adapter = PostgresAdapter(db)
+`
+  }
+  if (sessions === "postgres") {
+    return `import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
+import pg from "pg"
+
+// DATABASE_URL comes from the server's environment (export it before \`npm run dev\`).
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL })
+await migrate(pool) // creates or updates the tables; safe to run on every start
+export const adapter = PostgresAdapter(pool)
+`
+  }
+  return null
+}
+
+/**
+ * `src/routes/account/index.tsx`: who is signed in, a sign-out button, and a link to the
+ * built-in sign-in page (which shows every configured method) otherwise.
+ * @param {Choice} choice
+ */
+export function accountPage({ project }) {
+  return `import { component$ } from "${project.core}"
+import { Form } from "${project.router}"
+import { useSession, useSignOut } from "../plugin@auth"
+
+export default component$(() => {
+  const session = useSession()
+  const signOut = useSignOut()
+
+  if (!session.value) {
+    return (
+      <p>
+        Not signed in. <a href="/auth/signin?callbackUrl=%2Faccount">Sign in</a>
+      </p>
+    )
+  }
+  return (
+    <Form action={signOut}>
+      <p>Signed in as {session.value.user?.email ?? session.value.user?.name}</p>
+      <button type="submit">Sign out</button>
+    </Form>
+  )
+})
+`
+}
+
+/**
+ * Every file init writes, by path relative to the app.
+ * @param {Choice} choice
+ * @returns {[string, string][]}
+ */
+export function filesFor(choice) {
+  const db = database(choice)
+  return [
+    ["src/routes/plugin@auth.ts", pluginAuth(choice)],
+    ...(db ? /** @type {[string, string][]} */ ([["src/lib/db.ts", db]]) : []),
+    ["src/routes/account/index.tsx", accountPage(choice)],
+  ]
+}
+
+/**
+ * The dev dependencies the choice needs (Qwik's starter refuses Qwik packages in
+ * `dependencies`, and Vite bundles them anyway), with the range written to package.json.
+ * @param {Choice} choice
+ * @param {string} version the version of @latchkey/* (this package's own)
+ * @returns {Record<string, string>}
+ */
+export function packagesFor({ sessions, project }, version) {
+  /** @type {Record<string, string>} */
+  const wanted = { "@latchkey/core": `^${version}`, [project.binding]: `^${version}` }
+  if (sessions !== "jwt") wanted["@latchkey/adapter-postgres"] = `^${version}`
+  // The versions Latchkey is tested against (adapter-postgres's peer ranges are wider).
+  if (sessions === "pglite") wanted["@electric-sql/pglite"] = "^0.5.16"
+  if (sessions === "postgres") {
+    wanted.pg = "^8.23.1"
+    wanted["@types/pg"] = "^8.23.1"
+  }
+  return wanted
+}

@@ -1,0 +1,398 @@
+/**
+ * `npx latchkey init` and `npx latchkey migrate`, run as a user runs them: the bin spawned in a
+ * copy of Qwik's empty starter (v1 `e2e/fixtures/starter`, v2 `e2e/fixtures/starter-v2`) in a
+ * temp dir. The app's `node_modules` links to this repository's, so the files init writes are
+ * type-checked (`tsc --noEmit`) against the built workspace packages (the bin's Vite step and
+ * `tsc` need `npm run build` of core, adapter-postgres, qwik and qwik2, as `npm test` runs it),
+ * and the migrations run on real PGlite (and PostgreSQL when DATABASE_URL is set).
+ */
+
+import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
+import { tmpdir } from "node:os"
+import { join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+import { PGlite } from "@electric-sql/pglite"
+import pg from "pg"
+import { afterAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../bin/latchkey.mjs", import.meta.url))
+const root = fileURLToPath(new URL("../../..", import.meta.url))
+const modules = join(root, "node_modules")
+const tsc = join(modules, "typescript/bin/tsc")
+
+const scratch = mkdtempSync(join(tmpdir(), "latchkey-init-"))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+type Starter = "starter" | "starter-v2"
+
+/** A copy of the starter whose `node_modules` resolves to this repository's packages. */
+function starterApp(starter: Starter): string {
+  const dir = mkdtempSync(join(scratch, `${starter}-`))
+  cpSync(join(root, "e2e/fixtures", starter), dir, { recursive: true })
+  if (starter === "starter") {
+    symlinkSync(modules, join(dir, "node_modules"))
+  } else {
+    // Qwik 2 and Vite 8 are installed under packages/qwik2 only: the root's, with those on top.
+    const own = join(root, "packages/qwik2/node_modules")
+    mkdirSync(join(dir, "node_modules"))
+    for (const entry of readdirSync(modules)) {
+      const from = ["vite", "@qwik.dev"].includes(entry) ? own : modules
+      symlinkSync(join(from, entry), join(dir, "node_modules", entry))
+    }
+    if (!existsSync(join(dir, "node_modules/@qwik.dev"))) {
+      symlinkSync(join(own, "@qwik.dev"), join(dir, "node_modules/@qwik.dev"))
+    }
+  }
+  return dir
+}
+
+/** The environment of a user's shell: no DATABASE_URL unless a test passes one. */
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _, ...rest } = process.env
+  return { ...rest, ...extra }
+}
+
+function latchkey(dir: string, args: string[], extraEnv: Record<string, string> = {}) {
+  const run = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: env(extraEnv),
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+/** Every file of the app but its dependencies and database, with a hash of its content. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {}
+  function walk(at: string) {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      if (["node_modules", ".data"].includes(entry.name)) continue
+      const path = join(at, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else
+        files[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex")
+    }
+  }
+  walk(dir)
+  return files
+}
+
+/** The app's own `tsc --noEmit`, on its sources (the starter's `vite.config.ts` imports
+ * `vite-tsconfig-paths`, which this repository does not install). */
+function typeCheck(dir: string): string {
+  writeFileSync(
+    join(dir, "tsconfig.check.json"),
+    JSON.stringify({
+      extends: "./tsconfig.json",
+      compilerOptions: { incremental: false },
+      include: ["src", "./*.d.ts"],
+    }),
+  )
+  const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", "tsconfig.check.json"], {
+    cwd: dir,
+    encoding: "utf8",
+  })
+  return `${run.stdout}${run.stderr}`.trim()
+}
+
+function read(dir: string, path: string): string {
+  return readFileSync(join(dir, path), "utf8")
+}
+
+function devDependencies(dir: string): Record<string, string> {
+  return JSON.parse(read(dir, "package.json")).devDependencies
+}
+
+const choices: [Starter, string, string][] = [
+  ["starter", "password,passkey,email", "pglite"],
+  ["starter", "github,google,oidc", "jwt"],
+  ["starter", "password,github", "postgres"],
+  ["starter-v2", "password,passkey,email,github,google,oidc", "pglite"],
+  ["starter-v2", "github", "jwt"],
+]
+
+describe("latchkey init", () => {
+  it.each(choices)(
+    "on %s with --methods %s --sessions %s: writes the app, which type-checks, and a second run changes nothing",
+    (starter, methods, sessions) => {
+      const dir = starterApp(starter)
+      const args = ["init", "--yes", "--no-install", "--methods", methods, "--sessions", sessions]
+      const first = latchkey(dir, args)
+      expect(first.stderr).toBe("")
+      expect(first.status).toBe(0)
+
+      const binding = starter === "starter" ? "@latchkey/qwik" : "@latchkey/qwik2"
+      const deps = devDependencies(dir)
+      expect(deps["@latchkey/core"]).toBe("^0.1.0")
+      expect(deps[binding]).toBe("^0.1.0")
+      expect("@latchkey/adapter-postgres" in deps).toBe(sessions !== "jwt")
+      expect("@electric-sql/pglite" in deps).toBe(sessions === "pglite")
+      expect("pg" in deps).toBe(sessions === "postgres")
+
+      const plugin = read(dir, "src/routes/plugin@auth.ts")
+      expect(plugin).toContain(`import { routeAuth$ } from "${binding}"`)
+      for (const method of methods.split(",")) {
+        const module = method === "oidc" ? "oauth" : method
+        expect(plugin).toContain(`from "@latchkey/core/providers/${module}"`)
+      }
+      expect(plugin.includes("adapter,")).toBe(sessions !== "jwt")
+      expect(plugin.includes("enableWebAuthn: true")).toBe(methods.includes("passkey"))
+      expect(existsSync(join(dir, "src/lib/db.ts"))).toBe(sessions !== "jwt")
+      expect(read(dir, "src/routes/account/index.tsx")).toContain(
+        starter === "starter" ? '"@builder.io/qwik"' : '"@qwik.dev/core"',
+      )
+      // The plugin goes into Qwik 1's config only (@latchkey/qwik2 has none; routeAuth$ needs none).
+      expect(read(dir, "vite.config.ts").includes("latchkey()")).toBe(starter === "starter")
+      if (sessions === "pglite") {
+        expect(first.stdout).toMatch(/migrations: PGlite in \.\/\.data\/auth: applied migrations/)
+        expect(read(dir, ".gitignore").split("\n")).toContain(".data/")
+      }
+      if (sessions === "postgres") expect(first.stdout).toContain("skipped, no DATABASE_URL")
+      expect(first.stdout).toContain("Next steps:")
+
+      const before = snapshot(dir)
+      const second = latchkey(dir, args)
+      expect(second.status).toBe(0)
+      expect(second.stdout).not.toMatch(/: (created|added|overwritten)|kept /)
+      expect(snapshot(dir)).toEqual(before)
+
+      expect(typeCheck(dir)).toBe("")
+    },
+    120_000,
+  )
+
+  it("writes AUTH_SECRET and AUTH_URL to .env only when absent, and .env to .gitignore once", () => {
+    const fresh = starterApp("starter")
+    latchkey(fresh, ["init", "--yes", "--no-install", "--methods", "github", "--sessions", "jwt"])
+    const written = read(fresh, ".env")
+    expect(written).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\nAUTH_URL=http:\/\/localhost:5173\n$/)
+    expect(read(fresh, ".gitignore")).toBe(".env\n")
+
+    const own = starterApp("starter")
+    writeFileSync(join(own, ".env"), "AUTH_SECRET=mine\nOTHER=1")
+    writeFileSync(join(own, ".gitignore"), "node_modules\n/.env\n")
+    const run = latchkey(own, [
+      "init",
+      "--yes",
+      "--no-install",
+      "--methods",
+      "github",
+      "--sessions",
+      "jwt",
+    ])
+    expect(run.stdout).toContain(".env: added AUTH_URL")
+    expect(run.stdout).not.toMatch(/AUTH_SECRET=|mine/)
+    expect(read(own, ".env")).toBe("AUTH_SECRET=mine\nOTHER=1\nAUTH_URL=http://localhost:5173\n")
+    expect(read(own, ".gitignore")).toBe("node_modules\n/.env\n")
+  })
+
+  it("leaves a file the user changed and prints its diff; --force replaces it", () => {
+    const dir = starterApp("starter")
+    const args = ["init", "--yes", "--no-install", "--methods", "github", "--sessions", "jwt"]
+    latchkey(dir, args)
+    const path = join(dir, "src/routes/plugin@auth.ts")
+    const generated = readFileSync(path, "utf8")
+    const mine = generated.replace(
+      "GitHub(),",
+      "GitHub({ allowDangerousEmailAccountLinking: false }),",
+    )
+    writeFileSync(path, mine)
+
+    const kept = latchkey(dir, args)
+    expect(kept.status).toBe(0)
+    expect(readFileSync(path, "utf8")).toBe(mine)
+    expect(kept.stdout).toContain("kept src/routes/plugin@auth.ts")
+    expect(kept.stdout).toContain("-    GitHub({ allowDangerousEmailAccountLinking: false }),")
+    expect(kept.stdout).toContain("+    GitHub(), // AUTH_GITHUB_ID, AUTH_GITHUB_SECRET")
+    expect(kept.stdout).toContain("--force")
+
+    const forced = latchkey(dir, [...args, "--force"])
+    expect(forced.status).toBe(0)
+    expect(forced.stdout).toContain("src/routes/plugin@auth.ts: overwritten")
+    expect(readFileSync(path, "utf8")).toBe(generated)
+  })
+
+  it("--dry-run says what it would do and writes nothing", () => {
+    const dir = starterApp("starter")
+    const before = snapshot(dir)
+    const run = latchkey(dir, ["init", "--yes", "--dry-run", "--methods", "password"])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain("src/routes/plugin@auth.ts: would be created")
+    expect(run.stdout).toContain("vite.config.ts: would add latchkey()")
+    expect(run.stdout).toContain(".env: would be added AUTH_SECRET, AUTH_URL")
+    expect(snapshot(dir)).toEqual(before)
+    expect(existsSync(join(dir, ".data"))).toBe(false)
+  })
+
+  it("refuses methods that need a database with JWT sessions, and unknown methods, writing nothing", () => {
+    const dir = starterApp("starter")
+    const before = snapshot(dir)
+    const jwt = latchkey(dir, [
+      "init",
+      "--yes",
+      "--methods",
+      "password,github",
+      "--sessions",
+      "jwt",
+    ])
+    expect(jwt.status).toBe(1)
+    expect(jwt.stderr).toContain(
+      "password keep accounts in a database: choose --sessions pglite or postgres",
+    )
+    const unknown = latchkey(dir, ["init", "--yes", "--methods", "facebook"])
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toContain("unknown sign-in method facebook")
+    expect(snapshot(dir)).toEqual(before)
+  })
+
+  // script(1) runs the bin on a pseudo-terminal, as a person would; the answers are typed ahead.
+  const hasScript = spawnSync("script", ["--version"]).status === 0
+  it.skipIf(!hasScript)("asks on a terminal, asking again after a wrong answer", () => {
+    const dir = starterApp("starter")
+    const run = spawnSync(
+      "script",
+      ["-qec", `"${process.execPath}" "${bin}" init --no-install`, "/dev/null"],
+      { cwd: dir, encoding: "utf8", env: env(), input: "github,nope\ngithub,google\nredis\njwt\n" },
+    )
+    expect(run.status).toBe(0)
+    const output = run.stdout.replaceAll("\r", "")
+    expect(output).toContain("unknown sign-in method nope")
+    expect(output).toContain("use one of jwt, pglite, postgres")
+    expect(output).toContain("methods github, google; sessions jwt")
+    expect(read(dir, "src/routes/plugin@auth.ts")).toContain(
+      "--methods github,google --sessions jwt",
+    )
+  })
+
+  it("refuses a directory that is not a Qwik app", () => {
+    const dir = mkdtempSync(join(scratch, "plain-"))
+    writeFileSync(join(dir, "package.json"), '{ "name": "plain" }\n')
+    const run = latchkey(dir, ["init", "--yes"])
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain("neither @builder.io/qwik (Qwik 1) nor @qwik.dev/core (Qwik 2)")
+  })
+
+  it("--install-from names the npm pack tarballs in package.json; the lock file names the package manager", () => {
+    const dir = starterApp("starter-v2")
+    const packs = mkdtempSync(join(scratch, "packs-"))
+    for (const name of [
+      "latchkey-core-0.1.0.tgz",
+      "latchkey-qwik-0.1.0.tgz",
+      "latchkey-qwik2-0.1.0.tgz",
+    ]) {
+      writeFileSync(join(packs, name), "")
+    }
+    writeFileSync(join(dir, "pnpm-lock.yaml"), "lockfileVersion: '9.0'\n")
+    const run = latchkey(dir, [
+      "init",
+      "--yes",
+      "--no-install",
+      "--methods",
+      "github",
+      "--sessions",
+      "jwt",
+      "--install-from",
+      packs,
+    ])
+    expect(run.stdout).toContain("(@latchkey/qwik2, pnpm)")
+    expect(run.stdout).toContain("run `pnpm install`")
+    const deps = devDependencies(dir)
+    expect(deps["@latchkey/core"]).toBe(`file:${join(packs, "latchkey-core-0.1.0.tgz")}`)
+    expect(deps["@latchkey/qwik2"]).toBe(`file:${join(packs, "latchkey-qwik2-0.1.0.tgz")}`)
+  })
+})
+
+/** The tables of the Auth.js schema that the migrations create. */
+async function pgliteTables(dir: string): Promise<string[]> {
+  const db = new PGlite(dir)
+  try {
+    const { rows } = await db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+    )
+    return rows.map((row) => row.table_name)
+  } finally {
+    await db.close()
+  }
+}
+
+describe("latchkey migrate", () => {
+  it("migrates the PGlite directory of src/lib/db.ts, then finds it up to date", async () => {
+    const dir = starterApp("starter")
+    latchkey(dir, [
+      "init",
+      "--yes",
+      "--no-install",
+      "--methods",
+      "password",
+      "--sessions",
+      "pglite",
+    ])
+    // The app moved its database: migrate follows src/lib/db.ts.
+    const db = join(dir, "src/lib/db.ts")
+    writeFileSync(db, read(dir, "src/lib/db.ts").replace("./.data/auth", "./.data/elsewhere"))
+    const first = latchkey(dir, ["migrate"])
+    expect(first.stderr).toBe("")
+    expect(first.stdout).toMatch(/^PGlite in \.\/\.data\/elsewhere: applied migrations 1, /)
+    expect(await pgliteTables(join(dir, ".data/elsewhere"))).toEqual(
+      expect.arrayContaining([
+        "users",
+        "accounts",
+        "sessions",
+        "verification_token",
+        "password_hashes",
+      ]),
+    )
+    const again = latchkey(dir, ["migrate"])
+    expect(again.stdout).toBe(
+      "PGlite in ./.data/elsewhere: the schema is up to date (nothing applied).\n",
+    )
+  }, 120_000)
+
+  it("says how to name a database when none is configured", () => {
+    const dir = starterApp("starter")
+    const run = latchkey(dir, ["migrate"])
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain("no database configured. Set DATABASE_URL")
+  })
+
+  const databaseUrl = process.env.DATABASE_URL
+  it.skipIf(!databaseUrl)("migrates PostgreSQL at DATABASE_URL (from .env), once", async () => {
+    const schema = `latchkey_init_${crypto.randomUUID().replaceAll("-", "")}`
+    const admin = new pg.Client({ connectionString: databaseUrl })
+    await admin.connect()
+    try {
+      await admin.query(`CREATE SCHEMA ${schema}`)
+      const dir = starterApp("starter")
+      const url = new URL(databaseUrl!)
+      url.searchParams.set("options", `-c search_path=${schema}`)
+      writeFileSync(join(dir, ".env"), `DATABASE_URL=${url}\n`)
+      const first = latchkey(dir, ["migrate"])
+      expect(first.stderr).toBe("")
+      expect(first.stdout).toMatch(/^PostgreSQL at DATABASE_URL .*: applied migrations 1, /)
+      const { rows } = await admin.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1",
+        [schema],
+      )
+      expect(rows.map((row) => row.table_name)).toEqual(
+        expect.arrayContaining(["users", "sessions"]),
+      )
+      expect(latchkey(dir, ["migrate"]).stdout).toContain("up to date (nothing applied)")
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      await admin.end()
+    }
+  })
+})
