@@ -175,7 +175,15 @@ describe("latchkey init", () => {
   )
 
   it("writes AUTH_SECRET and AUTH_URL to .env only when absent, and .env to .gitignore once", () => {
+    // create-qwik's own .gitignore already lists .env: left exactly as it was.
+    const starter = starterApp("starter")
+    const starterIgnore = read(starter, ".gitignore")
+    expect(starterIgnore.split("\n")).toContain(".env")
+    latchkey(starter, ["init", "--yes", "--no-install", "--methods", "github", "--sessions", "jwt"])
+    expect(read(starter, ".gitignore")).toBe(starterIgnore)
+
     const fresh = starterApp("starter")
+    rmSync(join(fresh, ".gitignore"))
     latchkey(fresh, ["init", "--yes", "--no-install", "--methods", "github", "--sessions", "jwt"])
     const written = read(fresh, ".env")
     expect(written).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\nAUTH_URL=http:\/\/localhost:5173\n$/)
