@@ -29,10 +29,8 @@ import { normalizeIdentifier } from "../email/normalize-identifier.js"
 import { enforceCredentialsLimits } from "../rate-limit/credentials-limits.js"
 import type { SessionContext } from "../session/context.js"
 import { findPasswordProvider, type PasswordConfig } from "./config.js"
-import { mintLink } from "./links.js"
-import { enforceMailRequestLimit, sendPasswordMail } from "./mail.js"
+import { enforceMailRequestLimit, sendLinkMail, sendPasswordMail } from "./mail.js"
 import { checkNewPassword, normalisePassword } from "./policy.js"
-import { linkKeys, passwordUrl } from "./urls.js"
 
 export const PASSWORD_ACCOUNT_OPS = [
   "password-set",
@@ -132,17 +130,7 @@ export async function runPasswordAccountOp(
         // Refused without saying so: the answer and the notice are the same.
         ctx.logger.debug("email change to an address another account holds")
       } else {
-        const link = await mintLink(
-          linkKeys(ctx, provider),
-          { purpose: "email-change", userId, email },
-          settings.emailChangeMaxAge,
-        )
-        await sendPasswordMail(ctx, provider, {
-          purpose: "email-change",
-          to: email,
-          url: passwordUrl(ctx, "email-change", { token: link.token, uid: userId, email }),
-          expires: link.expires,
-        })
+        await sendLinkMail(ctx, provider, { purpose: "email-change", userId, email })
       }
       if (user.email) {
         await sendPasswordMail(ctx, provider, {

@@ -42,8 +42,8 @@ import { publicError } from "../http/public-error.js"
 import type { PageResponse } from "../pages/layout.js"
 import { endUserSessions } from "../revocation/api.js"
 import { canSendMail, findPasswordProvider, type PasswordConfig } from "./config.js"
-import { consumeLink, type LinkPurpose, macOnly, mintLink } from "./links.js"
-import { enforceMailRequestLimit, sendPasswordMail } from "./mail.js"
+import { consumeLink, type LinkPurpose, macOnly } from "./links.js"
+import { enforceMailRequestLimit, sendLinkMail } from "./mail.js"
 import {
   renderCheckMailPage,
   renderConfirmAddressPage,
@@ -327,21 +327,15 @@ async function signUp(ctx: RequestContext, provider: PasswordConfig): Promise<vo
   const existing = await adapter.getUserByEmail!(email)
   // Hashed whether or not the account is created: the answer takes as long either way.
   const hash = await settings.hasher.hash(password)
-  const keys = linkKeys(ctx, provider)
   if (existing) {
     ctx.logger.debug("password sign-up for an address that has an account")
     if (!canSendMail(settings)) return
-    const link = await mintLink(
-      keys,
+    await sendLinkMail(
+      ctx,
+      provider,
       { purpose: "reset", userId: existing.id, email },
-      settings.resetMaxAge,
+      "account-exists",
     )
-    await sendPasswordMail(ctx, provider, {
-      purpose: "account-exists",
-      to: email,
-      url: passwordUrl(ctx, "reset", { token: link.token, uid: existing.id, email }),
-      expires: link.expires,
-    })
     return
   }
   const name = typeof body.name === "string" && body.name.length <= 256 ? body.name.trim() : ""
@@ -362,18 +356,7 @@ async function sendVerification(
   userId: string,
   email: string,
 ): Promise<void> {
-  const settings = provider.passwordAccount
-  const link = await mintLink(
-    linkKeys(ctx, provider),
-    { purpose: "verify", userId, email },
-    settings.verificationMaxAge,
-  )
-  await sendPasswordMail(ctx, provider, {
-    purpose: "verify",
-    to: email,
-    url: passwordUrl(ctx, "verify", { token: link.token, uid: userId, email }),
-    expires: link.expires,
-  })
+  await sendLinkMail(ctx, provider, { purpose: "verify", userId, email })
 }
 
 /** "Send the link again": only an unproven account with a password gets one; same answer always. */
@@ -402,17 +385,7 @@ async function forgot(ctx: RequestContext, provider: PasswordConfig): Promise<vo
     await macOnly(linkKeys(ctx, provider))
     return
   }
-  const link = await mintLink(
-    linkKeys(ctx, provider),
-    { purpose: "reset", userId: user.id, email },
-    settings.resetMaxAge,
-  )
-  await sendPasswordMail(ctx, provider, {
-    purpose: "reset",
-    to: email,
-    url: passwordUrl(ctx, "reset", { token: link.token, uid: user.id, email }),
-    expires: link.expires,
-  })
+  await sendLinkMail(ctx, provider, { purpose: "reset", userId: user.id, email })
 }
 
 /** The user a consumed link is for, if it still has the address the link was mailed to. */

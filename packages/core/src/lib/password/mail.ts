@@ -14,7 +14,9 @@ import { defaultClientIp } from "../rate-limit/client-ip.js"
 import { countAttempt, enforceChecks } from "../rate-limit/count-attempt.js"
 import type { RateLimitRule } from "../rate-limit/store.js"
 import type { PasswordConfig, PasswordMailPurpose } from "./config.js"
+import { type LinkBinding, type LinkPurpose, mintLink } from "./links.js"
 import { passwordMessage } from "./messages.js"
+import { linkKeys, passwordUrl } from "./urls.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const DEFAULT_MAILS_PER_ADDRESS: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES }
@@ -117,4 +119,33 @@ export async function sendPasswordMail(
     )
     return "not-sent"
   }
+}
+
+/** How long each kind of link lives (the provider's settings). */
+function linkMaxAge(provider: PasswordConfig, purpose: LinkPurpose): number {
+  const settings = provider.passwordAccount
+  if (purpose === "verify") return settings.verificationMaxAge
+  if (purpose === "reset") return settings.resetMaxAge
+  return settings.emailChangeMaxAge
+}
+
+/**
+ * Mints a single-use link bound to `binding` and mails it to `binding.email` (as
+ * `mailPurpose`, which defaults to the link's own: a sign-up for a held address sends the owner
+ * an "account exists" notice carrying a reset link).
+ */
+export async function sendLinkMail(
+  ctx: RequestContext,
+  provider: PasswordConfig,
+  binding: LinkBinding,
+  mailPurpose: PasswordMailPurpose = binding.purpose,
+): Promise<void> {
+  const { purpose, userId, email } = binding
+  const link = await mintLink(linkKeys(ctx, provider), binding, linkMaxAge(provider, purpose))
+  await sendPasswordMail(ctx, provider, {
+    purpose: mailPurpose,
+    to: email,
+    url: passwordUrl(ctx, purpose, { token: link.token, uid: userId, email }),
+    expires: link.expires,
+  })
 }
