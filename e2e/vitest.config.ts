@@ -16,6 +16,7 @@ const root = import.meta.dirname
 
 const demoFiles = [
   "account-page.e2e.ts",
+  "address-claim.e2e.ts",
   "auth-flows.e2e.ts",
   "email.e2e.ts",
   "endpoints.e2e.ts",
