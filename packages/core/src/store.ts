@@ -14,7 +14,7 @@
  * @module @latchkey/core/store
  */
 export { StoreError, StoreFull, StoreTimeout } from "./errors.js"
-export { assertStoreValue, assertTtl } from "./lib/rate-limit/limits.js"
+export { assertMapBound, assertStoreValue, assertTtl } from "./lib/rate-limit/limits.js"
 export {
   defaultStore,
   MemoryRateLimitStore,

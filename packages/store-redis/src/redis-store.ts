@@ -23,6 +23,7 @@
  */
 import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
 import {
+  assertMapBound,
   assertStoreValue,
   assertTtl,
   type HitOptions,
@@ -133,16 +134,6 @@ function entriesOf(reply: unknown): [string, string][] {
     return Object.entries(reply).map(([k, v]) => [k, String(v)])
   }
   return []
-}
-
-function assertBound(bound: MapBound | undefined): void {
-  if (bound === undefined) return
-  if (!Number.isInteger(bound.maxFields) || bound.maxFields < 1) {
-    throw new InvalidParameter("bound.maxFields", "must be a whole number of at least 1")
-  }
-  if (typeof bound.rank !== "number" || !Number.isFinite(bound.rank)) {
-    throw new InvalidParameter("bound.rank", "must be a finite number")
-  }
 }
 
 export class RedisStore implements Store {
@@ -305,7 +296,7 @@ export class RedisStore implements Store {
   ): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
-    assertBound(bound)
+    assertMapBound(bound)
     const args = mapSetArgs(field, value, ttlMs, Date.now(), bound)
     await this.#script("mapSet", MAP_SET_SCRIPT, this.#prefix + key, args)
   }

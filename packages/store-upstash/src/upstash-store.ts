@@ -18,6 +18,7 @@
  */
 import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
 import {
+  assertMapBound,
   assertStoreValue,
   assertTtl,
   type HitOptions,
@@ -220,14 +221,7 @@ export class UpstashStore implements Store {
   ): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
-    if (bound) {
-      if (!Number.isInteger(bound.maxFields) || bound.maxFields < 1) {
-        throw new InvalidParameter("bound.maxFields", "must be a whole number of at least 1")
-      }
-      if (typeof bound.rank !== "number" || !Number.isFinite(bound.rank)) {
-        throw new InvalidParameter("bound.rank", "must be a finite number")
-      }
-    }
+    assertMapBound(bound)
     const args = mapSetArgs(field, value, ttlMs, Date.now(), bound)
     await this.#script("mapSet", MAP_SET_SCRIPT, this.#prefix + key, args)
   }

@@ -1,5 +1,6 @@
 /** Argument checks every store shares, so each implementation refuses the same inputs. */
 import { InvalidParameter } from "../../errors.js"
+import type { MapBound } from "./store.js"
 
 const encoder = new TextEncoder()
 
@@ -7,6 +8,17 @@ const encoder = new TextEncoder()
 export function assertTtl(ms: number, name: string): void {
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) {
     throw new InvalidParameter(name, "must be a positive number of milliseconds")
+  }
+}
+
+/** A map write's bound (`mapSet`): at least one field kept, a finite rank. */
+export function assertMapBound(bound: MapBound | undefined): void {
+  if (bound === undefined) return
+  if (!Number.isInteger(bound.maxFields) || bound.maxFields < 1) {
+    throw new InvalidParameter("bound.maxFields", "must be a whole number of at least 1")
+  }
+  if (typeof bound.rank !== "number" || !Number.isFinite(bound.rank)) {
+    throw new InvalidParameter("bound.rank", "must be a finite number")
   }
 }
 
