@@ -127,8 +127,9 @@ for (const js of [true, false]) {
       const newName = `Work laptop <b>${js ? "js" : "html"}</b>`
       await page.fill('[data-testid="passkey-rename-input"]', newName)
       await submit(page, '[data-testid="passkey-rename"]', '[data-testid="passkey-rename-done"]')
-      // Shown as text, never as markup.
-      expect(await passkeyNames(page)).toEqual([newName])
+      // Shown as text, never as markup. With JavaScript the list re-renders a tick after the
+      // action's result does: poll rather than read once.
+      await expect.poll(() => passkeyNames(page)).toEqual([newName])
       expect(await page.locator('[data-testid="passkey-name"] b').count()).toBe(0)
       await page.goto("/account/")
       expect(await passkeyNames(page)).toEqual([newName])
