@@ -13,6 +13,7 @@
  */
 import { StoreError } from "@latchkey/core/errors"
 import {
+  assertMapBound,
   assertStoreValue,
   assertTtl,
   type HitOptions,
@@ -113,6 +114,7 @@ export class DurableObjectStore implements Store {
   ): Promise<void> {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
+    assertMapBound(bound)
     const args: [string, string, string, number, MapBound?] = [key, field, value, ttlMs]
     if (bound) args.push({ maxFields: bound.maxFields, rank: bound.rank })
     await this.#send(key, { op: "mapSet", args })

@@ -285,6 +285,24 @@ export function runStoreContract(options: StoreContractOptions): void {
     })
 
     describe("bad input", () => {
+      it("refuses a map bound that keeps no field or has no finite rank, storing nothing", async () => {
+        const s = store()
+        if (!s.mapSet || !s.mapGetAll) return
+        const k = key("badbound")
+        const bad = [
+          { maxFields: 0, rank: 1 },
+          { maxFields: 1.5, rank: 1 },
+          { maxFields: 5, rank: Number.NaN },
+          { maxFields: 5, rank: Number.POSITIVE_INFINITY },
+        ]
+        for (const bound of bad) {
+          await expect(async () => s.mapSet!(k, "f", "v", 60_000, bound)).rejects.toBeInstanceOf(
+            InvalidParameter,
+          )
+        }
+        expect(await s.mapGetAll(k)).toEqual({})
+      })
+
       it("refuses a value over the size bound with InvalidParameter, storing nothing", async () => {
         const k = key("big")
         const max = options.maxValueBytes ?? 64 * 1024

@@ -23,7 +23,7 @@
  * atomic in JavaScript.
  */
 import { StoreFull } from "../../errors.js"
-import { assertStoreValue, assertTtl } from "./limits.js"
+import { assertMapBound, assertStoreValue, assertTtl } from "./limits.js"
 import type { HitOptions, MapBound, RateLimitResult, Store } from "./store.js"
 
 /** One field of a map: its own expiry, and its rank for a bounded write. */
@@ -142,6 +142,7 @@ export class MemoryStore implements Store {
   mapSet(key: string, field: string, value: string, ttlMs: number, bound?: MapBound): void {
     assertTtl(ttlMs, "ttlMs")
     assertStoreValue(value, this.#maxValueBytes)
+    assertMapBound(bound)
     const now = this.#now()
     const entry =
       this.#live(this.#protected, key, now) ??
