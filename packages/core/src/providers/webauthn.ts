@@ -70,6 +70,13 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * config's). `false` turns them off.
    */
   rateLimit?: PasskeyOptionsRateLimitOptions | false
+  /**
+   * Most passkeys one user may hold. Registering one more is refused (`InvalidRequest` at the
+   * options, `WebAuthnVerificationError` with reason `passkey-limit` at the callback): each
+   * passkey is a row every sign-in of that user lists, so a signed-in script must not grow it
+   * without bound. Default 20.
+   */
+  maxPasskeysPerUser: number
   /** Extra options for `generateAuthenticationOptions`. */
   authenticationOptions?: Partial<Omit<GenerateAuthenticationOptionsOpts, "rpID" | "challenge">>
 }
@@ -78,6 +85,7 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "type">>
 
 export const DEFAULT_WEBAUTHN_TIMEOUT = 5 * 60 * 1000
+export const DEFAULT_MAX_PASSKEYS_PER_USER = 20
 
 /** Build a WebAuthn provider (`id` `"webauthn"` unless given another). */
 export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfig {
@@ -86,6 +94,7 @@ export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfi
     name: "WebAuthn",
     userVerification: "required",
     timeout: DEFAULT_WEBAUTHN_TIMEOUT,
+    maxPasskeysPerUser: DEFAULT_MAX_PASSKEYS_PER_USER,
     enableConditionalUI: true,
     // Not required: signing in with a passkey needs no email (discoverable credentials); only
     // creating one for a new account does.

@@ -141,6 +141,24 @@ describe.each(["jwt", "database"] as const)("passkeys, %s sessions", (strategy) 
     expect(again.body.options.allowCredentials).toHaveLength(2)
   })
 
+  it("a user at maxPasskeysPerUser can add no more: refused at the options and at the callback", async () => {
+    const { adapter, client } = setup(strategy, { providers: [Passkey({ maxPasskeysPerUser: 2 })] })
+    const browser = client()
+    await browser.register(softwareAuthenticator(), { email: "ann@example.com" })
+    // Options fetched under the limit; another device's registration fills it before they are used.
+    const options = await browser.options({ action: "register" })
+    const [held] = await authenticatorsOf(adapter, "ann@example.com")
+    await adapter.createAuthenticator!({ ...held!, credentialID: "b3RoZXItZGV2aWNl" })
+    const late = softwareAuthenticator().register(options.body.options, { origin: ORIGIN })
+    expect(errorOf((await browser.callback("register", late)).url)).toBe(
+      "WebAuthnVerificationError",
+    )
+    const refused = await browser.options({ action: "register" })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error?.message).toContain("already has 2 passkeys")
+    expect(await authenticatorsOf(adapter, "ann@example.com")).toHaveLength(2)
+  })
+
   it.each(["r", "s"] as const)(
     "an ECDSA signature whose %s is shorter than 32 bytes verifies",
     async (short) => {

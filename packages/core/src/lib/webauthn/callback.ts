@@ -37,7 +37,7 @@ import {
   toTransports,
   transportsToStored,
 } from "./credential-id.js"
-import { requireWebAuthnProvider } from "./provider.js"
+import { passkeyLimitMessage, requireWebAuthnProvider } from "./provider.js"
 import { type RelyingParty, relyingParty } from "./relying-party.js"
 
 interface Ceremony {
@@ -208,6 +208,13 @@ async function register(ceremony: Ceremony, response: RegistrationResponseJSON):
     throw refuse(ceremony, "The credential id is malformed", "malformed-id")
   if (await adapter.getAuthenticator!(credentialID)) {
     throw refuse(ceremony, "This passkey is already registered", "duplicate")
+  }
+  // Again here: the options may have been fetched several times before any was used.
+  if (signedIn) {
+    const held = await adapter.listAuthenticatorsByUserId!(signedIn.id)
+    if (held.length >= provider.maxPasskeysPerUser) {
+      throw refuse(ceremony, passkeyLimitMessage(provider), "passkey-limit")
+    }
   }
   const user: AdapterUser = signedIn ?? {
     id: crypto.randomUUID(),

@@ -35,7 +35,7 @@ import { errorBody } from "../http/public-error.js"
 import { enforcePasskeyOptionsLimits } from "../rate-limit/passkey-options-limits.js"
 import { type CeremonyAction, type RegisteringUser, sealChallenge } from "./challenge-cookie.js"
 import { fromStoredCredentialId, toTransports } from "./credential-id.js"
-import { requireWebAuthnProvider } from "./provider.js"
+import { passkeyLimitMessage, requireWebAuthnProvider } from "./provider.js"
 import { relyingParty } from "./relying-party.js"
 
 export async function webauthnOptionsAction(ctx: RequestContext): Promise<Outcome> {
@@ -154,6 +154,9 @@ async function registrationOptions(
 ) {
   const rp = relyingParty(provider, ctx.origin)
   const own = await ownCredentials(ctx, signedIn)
+  if (own.length >= provider.maxPasskeysPerUser) {
+    throw new InvalidRequest(passkeyLimitMessage(provider))
+  }
   return generateRegistrationOptions({
     timeout: provider.timeout,
     attestationType: "none",

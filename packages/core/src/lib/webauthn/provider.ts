@@ -1,6 +1,10 @@
 /** The WebAuthn provider named in the URL, with defaults for raw (factory-less) configs. */
 import { InvalidProvider } from "../../errors.js"
-import { DEFAULT_WEBAUTHN_TIMEOUT, type WebAuthnConfig } from "../../providers/webauthn.js"
+import {
+  DEFAULT_MAX_PASSKEYS_PER_USER,
+  DEFAULT_WEBAUTHN_TIMEOUT,
+  type WebAuthnConfig,
+} from "../../providers/webauthn.js"
 import { requireProvider } from "../actions/provider.js"
 import type { RequestContext } from "../context.js"
 
@@ -13,5 +17,11 @@ export function requireWebAuthnProvider(ctx: RequestContext): WebAuthnConfig {
     ...provider,
     userVerification: provider.userVerification ?? "required",
     timeout: provider.timeout ?? DEFAULT_WEBAUTHN_TIMEOUT,
+    maxPasskeysPerUser: provider.maxPasskeysPerUser ?? DEFAULT_MAX_PASSKEYS_PER_USER,
   }
+}
+
+/** The message for a user at the passkey limit: what to do about it. */
+export function passkeyLimitMessage(provider: WebAuthnConfig): string {
+  return `This account already has ${provider.maxPasskeysPerUser} passkeys, the most allowed: remove one on the account page first`
 }
