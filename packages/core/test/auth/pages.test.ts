@@ -44,7 +44,7 @@ describe("page endpoints", () => {
     ]) {
       const res = await Auth(req(path), config)
       expect(res.headers.get("content-type"), path).toBe("text/html; charset=utf-8")
-      expect(res.headers.get("referrer-policy"), path).toBe("no-referrer")
+      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin")
       expect(res.headers.get("x-frame-options"), path).toBe("DENY")
       const csp = res.headers.get("content-security-policy") ?? ""
       expect(csp, path).toContain("frame-ancestors 'none'")

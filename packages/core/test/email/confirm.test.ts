@@ -44,7 +44,7 @@ describe("renderEmailConfirmation", () => {
     })
     expect(page.html).toContain("<strong>ann@example.com</strong>")
     expect(page.headers).toMatchObject({
-      "Referrer-Policy": "no-referrer",
+      "Referrer-Policy": "strict-origin",
       "Cache-Control": expect.stringContaining("no-store"),
     })
   })

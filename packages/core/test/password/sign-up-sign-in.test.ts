@@ -69,7 +69,7 @@ describe("password sign-up and verification", () => {
     const link = linkParams(app.mails[0]!)
     const scanner = await app.auth(req(`${link.path}?${new URL(app.mails[0]!.url!).searchParams}`))
     expect(scanner.status).toBe(200)
-    expect(scanner.headers.get("referrer-policy")).toBe("no-referrer")
+    expect(scanner.headers.get("referrer-policy")).toBe("strict-origin")
     const page = await scanner.text()
     expect(page).toContain('name="token"')
     const res = await postJson(

@@ -4,8 +4,8 @@
  * 1. `skipCSRFCheck` configured → yes (the framework protects these routes itself).
  * 2. An `Origin` header → yes only if it is the app's origin exactly (and `Sec-Fetch-Site`, if
  *    sent, says `same-origin`). `same-site` is not enough: a sibling subdomain is same-site.
- * 3. No `Origin` (or `Origin: null`, which a page with `Referrer-Policy: no-referrer` — our
- *    email confirm page — sends even to itself) but `Sec-Fetch-Site` → yes only for
+ * 3. No `Origin` (or `Origin: null`, which a page with `Referrer-Policy: no-referrer` sends
+ *    even to itself) but `Sec-Fetch-Site` → yes only for
  *    `same-origin` or `none` (user-initiated). A sandboxed frame's `null` comes with
  *    `Sec-Fetch-Site: cross-site`.
  * 4. Neither header: not a browser form or fetch (browsers send `Origin` on every POST), so the

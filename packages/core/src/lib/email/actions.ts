@@ -79,7 +79,7 @@ export async function emailCallback(
       theme: ctx.config.theme,
     })
     // `respond.ts` already sends `Cache-Control: no-store`; `page.headers` also asks for
-    // `Referrer-Policy: no-referrer`, which the html outcome cannot carry yet (the page loads
+    // `Referrer-Policy: strict-origin`, which the html outcome cannot carry yet (the page loads
     // nothing and has no links, so no Referer leaves the origin anyway).
     return { kind: "html", status: page.status, html: page.html }
   }

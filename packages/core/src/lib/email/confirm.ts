@@ -57,7 +57,7 @@ export function renderEmailConfirmation(params: EmailConfirmationParams): EmailC
   return {
     ...page,
     headers: {
-      "Referrer-Policy": "no-referrer",
+      "Referrer-Policy": "strict-origin",
       "Cache-Control": "private, no-cache, no-store",
       "X-Robots-Tag": "noindex, nofollow",
     },

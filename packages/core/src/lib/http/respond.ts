@@ -19,13 +19,15 @@ export interface RespondInput {
 type HeaderPairs = [string, string][]
 
 /**
- * Built-in pages: no Referer leaves them (the email confirm page's URL carries the link's
- * token), no other site may frame them (clickjacking a sign-in or sign-out button), and they
+ * Built-in pages: no Referer but the origin leaves them (a link page's URL carries the link's
+ * token; not `no-referrer`, which makes browsers send `Origin: null` on the pages' own form
+ * posts, and frameworks that check `Origin` before Latchkey, as Qwik 2 does, refuse those
+ * with a 403), no other site may frame them (clickjacking a sign-in or sign-out button), and they
  * load nothing but their own inline style and the theme's images. No `form-action`: browsers
  * apply it to the redirect to an OAuth provider that follows a sign-in form.
  */
 const PAGE_HEADERS: HeaderPairs = [
-  ["Referrer-Policy", "no-referrer"],
+  ["Referrer-Policy", "strict-origin"],
   ["X-Frame-Options", "DENY"],
   ["X-Content-Type-Options", "nosniff"],
   ["Content-Security-Policy", pageCsp()],

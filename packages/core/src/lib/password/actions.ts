@@ -90,8 +90,11 @@ const html = (page: PageResponse, headers?: Record<string, string>): Outcome => 
   headers: { ...NO_CACHE_HEADERS, ...headers },
 })
 
-/** Pages whose URL carries a live token: no Referer may leak it, no robot may index it. */
-const LINK_PAGE_HEADERS = { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" }
+/** Pages whose URL carries a live token: a Referer is only the origin, no robot may index it. */
+const LINK_PAGE_HEADERS = {
+  "Referrer-Policy": "strict-origin",
+  "X-Robots-Tag": "noindex, nofollow",
+}
 
 // ---------------------------------------------------------------------------------------------
 // GET
