@@ -131,10 +131,7 @@ for (const starter of starters) {
           // At `localhost`, as init's AUTH_URL: passkeys need a host name.
           const options = { env: appEnv(app), host: "localhost" } as const
           server = await serveApp(app, mode, onBuild, starter.production, options)
-          if (mode === "dev" && starter.qwik === qwik2) {
-            expectedConsole =
-              /^console: .* violates the following Content Security Policy directive/
-          }
+          if (mode === "dev" && starter.qwik === qwik2) expectedConsole = QWIK2_DEV_CONSOLE
         }, SETUP_TIMEOUT)
         afterAll(async () => {
           expectedConsole = undefined
