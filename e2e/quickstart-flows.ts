@@ -11,10 +11,12 @@ import { open, sessionCookie } from "./browser.js"
 import {
   addNodeServer,
   buildProduction,
+  clientFilesMatching,
   type FixtureApp,
   freePort,
   newSecret,
   type RunningApp,
+  serverFilesMatching,
   startDev,
   startNodeServer,
   startProduction,
@@ -197,6 +199,25 @@ export async function passwordAccount(
   for (let i = 0; i < 50 && refusals().length === before; i++) await sleep(100)
   await sleep(300)
   expect(refusals().length - before).toBe(1)
+}
+
+/** What a build printed about Latchkey (the fixture's own `latchkey-fixtures-*` path aside). */
+export function latchkeyLines(buildLog: string, app: FixtureApp): string[] {
+  const lines = buildLog.replaceAll(app.dir, "<app>").split("\n")
+  return lines.filter((line) => /latchkey/i.test(line))
+}
+
+/**
+ * The quick start's server-only code (its mail setting, its database directory and driver) is
+ * in the server build, so a search can find it, and never in the client build; neither is
+ * anything matching `clientNever`.
+ */
+export function expectServerOnly(app: FixtureApp, clientNever: RegExp): void {
+  for (const marker of [/EMAIL_SERVER/, /\.data\/auth/, /@electric-sql\/pglite/]) {
+    expect(serverFilesMatching(app, marker), String(marker)).not.toEqual([])
+    expect(clientFilesMatching(app, marker), String(marker)).toEqual([])
+  }
+  expect(clientFilesMatching(app, clientNever)).toEqual([])
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
