@@ -140,7 +140,7 @@ for (const starter of starters) {
         })
 
         for (const js of [true, false]) {
-          it(`signs up, confirms the mailed link, signs in and out, ${js ? "with" : "without"} JavaScript`, () =>
+          it(`signs up, confirms the mailed link, signs in and out, refuses a wrong password, ${js ? "with" : "without"} JavaScript`, () =>
             passwordAccount(browser, server, inbox, { js, home: "/account/" }))
         }
 
