@@ -190,13 +190,26 @@ export async function createApp(
 export const pglitePackage = () =>
   `@electric-sql/pglite@${installedVersion("@electric-sql/pglite")}`
 
-/** `npx latchkey secret`, from the installed tarball, as the quick start says. */
-export async function newSecret(app: FixtureApp): Promise<string> {
-  const { stdout } = await run("npx", ["--no-install", "latchkey", "secret"], {
+/**
+ * `npx latchkey <args>` in the app, from the installed tarball, as the README says; resolves to
+ * what it printed on stdout (a failure rejects with both streams).
+ */
+export async function latchkeyCommand(
+  app: FixtureApp,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const { stdout } = await run("npx", ["--no-install", "latchkey", ...args], {
     cwd: app.dir,
-    env: childEnv(),
+    env: childEnv(env),
+    maxBuffer: 16 * 1024 * 1024,
   })
-  return stdout.trim()
+  return stdout
+}
+
+/** `npx latchkey secret`, as the quick start says. */
+export async function newSecret(app: FixtureApp): Promise<string> {
+  return (await latchkeyCommand(app, ["secret"])).trim()
 }
 
 /** The starter's `build.types` (`tsc --noEmit`): the app's code type-checks as written. */
@@ -412,10 +425,6 @@ export const pgPackage = () => `pg@${installedVersion("pg")}`
 export const pgTypesPackage = () => `@types/pg@${installedVersion("@types/pg")}`
 
 /** `npx latchkey vite`, from the installed tarball: adds Latchkey's Vite plugin. */
-export async function addVitePlugin(app: FixtureApp): Promise<string> {
-  const { stdout } = await run("npx", ["--no-install", "latchkey", "vite"], {
-    cwd: app.dir,
-    env: childEnv(),
-  })
-  return stdout
+export function addVitePlugin(app: FixtureApp): Promise<string> {
+  return latchkeyCommand(app, ["vite"])
 }

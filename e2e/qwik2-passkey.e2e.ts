@@ -3,7 +3,7 @@
  * `signInWithPasskey`), in Chromium with a virtual authenticator: create an account with a
  * passkey, see it listed by the account loader and rename it (its last-method delete refused),
  * sign out, sign in with it; and a request the authenticator cannot answer is shown on the page.
- * The app (`fixtures/passkey` on `quickstart-pglite`'s database, moved to Qwik 2 as the README's
+ * The app (`fixtures/passkey` on the quick start's database, moved to Qwik 2 as the README's
  * "From Qwik 1" note says) runs under `vite dev` and as a production build.
  * Passkeys need JavaScript, so it is on throughout.
  */
@@ -39,7 +39,7 @@ beforeAll(async () => {
   browser = await launch()
   app = await createApp(
     "passkey-qwik2",
-    ["quickstart-pglite", "passkey"],
+    ["quickstart", "passkey"],
     ["@latchkey/adapter-postgres", pglitePackage()],
     qwik2,
   )

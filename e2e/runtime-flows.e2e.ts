@@ -42,7 +42,7 @@ let secret: string
 
 beforeAll(async () => {
   const [created] = await Promise.all([
-    createApp("runtime-flows", ["quickstart", "runtime-adapters", "runtime-flows"]).then(
+    createApp("runtime-flows", ["own-users", "runtime-adapters", "runtime-flows"]).then(
       async (created) => {
         await buildClient(created)
         return created

@@ -1,5 +1,6 @@
 /**
- * The README quick start (credentials, JWT sessions) on every runtime Qwik City deploys to:
+ * The README's "keeping your own users table" app (`fixtures/own-users`: credentials, JWT
+ * sessions) on every runtime Qwik City deploys to:
  * built with each Qwik City adapter and served by Node, Deno, Bun, Cloudflare's workerd (through
  * `wrangler pages dev`, without `nodejs_compat` or any other compatibility flag) and Vercel's
  * `edge-runtime`. On each: the `<Form>` without JavaScript as plain HTTP (wrong password, right
@@ -39,7 +40,7 @@ let secret: string
 beforeAll(async () => {
   // The fixture's install and client build overlap the runtimes' install (mostly disk work).
   const [created] = await Promise.all([
-    createApp("runtimes", ["quickstart", "runtime-adapters"]).then(async (created) => {
+    createApp("runtimes", ["own-users", "runtime-adapters"]).then(async (created) => {
       await buildClient(created)
       return created
     }),

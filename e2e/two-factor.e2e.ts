@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in a fixture app (the quick start plus `fixtures/two-factor`: JWT sessions,
+ * Two-factor sign-in in a fixture app (the own-users app plus `fixtures/two-factor`: JWT sessions,
  * the memory adapter, `twoFactorActions()` on /account/two-factor/), under `vite dev` and as a
  * production build, with JavaScript on and off: enroll with a code computed from the secret the
  * page shows, sign out, sign in with password + code, with a recovery code, and a wrong code.
@@ -25,7 +25,7 @@ let app: FixtureApp
 
 beforeAll(async () => {
   browser = await launch()
-  app = await createApp("two-factor", ["quickstart", "two-factor"])
+  app = await createApp("two-factor", ["own-users", "two-factor"])
 }, SETUP_TIMEOUT)
 
 afterAll(async () => {

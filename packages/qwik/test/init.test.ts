@@ -157,6 +157,10 @@ describe("latchkey init", () => {
       // The plugin goes into Qwik 1's config only (@latchkey/qwik2 has none; routeAuth$ needs none).
       expect(read(dir, "vite.config.ts").includes("latchkey()")).toBe(starter === "starter")
       if (sessions === "pglite") {
+        // The README quick start's database module, word for word.
+        expect(read(dir, "src/lib/db.ts")).toBe(
+          readFileSync(join(root, "e2e/fixtures/quickstart/src/lib/db.ts"), "utf8"),
+        )
         expect(first.stdout).toMatch(/migrations: PGlite in \.\/\.data\/auth: applied migrations/)
         expect(read(dir, ".gitignore").split("\n")).toContain(".data/")
       }

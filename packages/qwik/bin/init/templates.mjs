@@ -1,6 +1,7 @@
 // The files `npx latchkey init` writes, for the methods and session storage chosen: the same
-// files as the README's quick start (with PGlite, `src/lib/db.ts` is its `quickstart-pglite`
-// module), with each chosen provider in `plugin@auth.ts` and an account page.
+// files as the README's quick start (with PGlite, `src/lib/db.ts` is its module, as
+// `e2e/fixtures/quickstart` has it), with each chosen provider in `plugin@auth.ts` and an
+// account page.
 
 /** Where the PGlite database lives, relative to the app: `npx latchkey migrate` reads it back. */
 export const PGLITE_DIR = "./.data/auth"
@@ -110,8 +111,8 @@ export function database({ sessions }) {
     return `import { PGlite } from "@electric-sql/pglite"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 
-// The directory must exist (\`npx latchkey init\` made it; PGlite creates only the last level).
-// \`npx latchkey migrate\` reads the path from this line.
+// The directory must exist: \`mkdir -p .data\` (PGlite creates only the last level; \`npx latchkey
+// init\` makes it). \`npx latchkey migrate\` reads the path from this line.
 const db = new PGlite("${PGLITE_DIR}")
 await migrate(db) // creates or updates the tables; safe to run on every start
 export const adapter = PostgresAdapter(db)

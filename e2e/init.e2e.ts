@@ -1,0 +1,175 @@
+/**
+ * `npx latchkey init`, as a user runs it: Qwik's unmodified empty starter (v1 and v2) with the
+ * core and the binding installed from `npm pack` tarballs, then `npx latchkey init --yes` (which
+ * installs what else the choice needs, writes the files, adds the Vite plugin, `.env` and the
+ * migrations), then what init's "Next steps" say: `EMAIL_SERVER` and `EMAIL_FROM` in `.env` (a
+ * real SMTP server on loopback). In Chromium, under `vite dev` and as a production build served
+ * as the README says, with JavaScript on and off: sign up on the built-in pages, open the
+ * verification link of the mail, confirm, sign in, see the session on init's account page after
+ * a reload, sign out. Qwik 1 gets password and passkey sign-in (the passkey signs in too, with
+ * Chromium's virtual authenticator); Qwik 2 the default, password. One install per starter, reused
+ * by every mode.
+ */
+import { randomUUID } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { parseEnv } from "node:util"
+import type { Browser } from "playwright-core"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { type SmtpInbox, startSmtpInbox } from "../packages/core/test/authjs-adapters/smtp-inbox.js"
+import { launch, open, pageErrors } from "./browser.js"
+import {
+  createApp,
+  type FixtureApp,
+  latchkeyCommand,
+  packPackages,
+  type QwikVersion,
+  qwik1,
+  type RunningApp,
+  removeFixtures,
+} from "./fixture-apps.js"
+import {
+  latchkeyLines,
+  mailEnv,
+  passwordAccount,
+  QWIK2_DEV_CONSOLE,
+  serveApp,
+  signOut,
+} from "./quickstart-flows.js"
+import { qwik2 } from "./qwik2-apps.js"
+import { addVirtualAuthenticator, press } from "./webauthn.js"
+
+const SETUP_TIMEOUT = 300_000
+
+interface Starter {
+  name: string
+  qwik: QwikVersion
+  methods: string
+  /** The README's production step for this Qwik: node-server (Qwik 1), `vite preview` (Qwik 2). */
+  production: "node-server" | "preview"
+}
+
+const starters: Starter[] = [
+  { name: "qwik1", qwik: qwik1, methods: "password,passkey", production: "node-server" },
+  { name: "qwik2", qwik: qwik2, methods: "password", production: "preview" },
+]
+
+let browser: Browser
+let inbox: SmtpInbox
+
+beforeAll(async () => {
+  ;[browser, inbox] = await Promise.all([launch(), startSmtpInbox()])
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await inbox?.close()
+  if (!process.env.E2E_KEEP_FIXTURES) removeFixtures()
+})
+
+/** Console errors the mode being tested expects (`QWIK2_DEV_CONSOLE`). */
+let expectedConsole: RegExp | undefined
+
+afterEach(() => {
+  const errors = pageErrors.splice(0)
+  expect(errors.filter((e) => !expectedConsole?.test(e))).toEqual([])
+})
+
+/** `npx latchkey init --yes`, taking our packages from their tarballs (until they are published). */
+async function init(app: FixtureApp, methods: string): Promise<string> {
+  const packs = dirname((await packPackages())["@latchkey/core"]!)
+  const args = ["init", "--yes", "--methods", methods, "--install-from", packs]
+  // `npm install` as the e2e runs it everywhere: from npm's cache when it has the package.
+  return latchkeyCommand(app, args, { npm_config_prefer_offline: "true" })
+}
+
+/** The variables init wrote to `.env`, and the mail settings its "Next steps" ask for. */
+function appEnv(app: FixtureApp): Record<string, string> {
+  const written = parseEnv(readFileSync(join(app.dir, ".env"), "utf8"))
+  return { AUTH_SECRET: String(written.AUTH_SECRET), ...mailEnv(inbox) }
+}
+
+for (const starter of starters) {
+  describe(`npx latchkey init --methods ${starter.methods}, ${starter.name} starter`, () => {
+    let app: FixtureApp
+    let firstRun = ""
+
+    beforeAll(async () => {
+      app = await createApp(`init-${starter.name}`, [], [], starter.qwik)
+      firstRun = await init(app, starter.methods)
+    }, SETUP_TIMEOUT)
+
+    it(
+      "installs, writes the files and migrates; a second run changes nothing",
+      async () => {
+        expect(firstRun).toContain(
+          "added devDependencies @latchkey/adapter-postgres, @electric-sql/pglite",
+        )
+        for (const file of [
+          "src/routes/plugin@auth.ts",
+          "src/lib/db.ts",
+          "src/routes/account/index.tsx",
+        ]) {
+          expect(firstRun).toContain(`${file}: created`)
+        }
+        expect(firstRun).toMatch(/migrations: .*applied/)
+        const again = await init(app, starter.methods)
+        expect(again).not.toMatch(/created|overwritten|kept|added|install:/)
+        expect(again).toContain("src/routes/plugin@auth.ts: unchanged")
+      },
+      SETUP_TIMEOUT,
+    )
+
+    for (const mode of ["dev", "production"] as const) {
+      describe(mode, () => {
+        let server: RunningApp
+        let buildLog = ""
+
+        beforeAll(async () => {
+          const onBuild = (log: string) => {
+            buildLog = log
+          }
+          // At `localhost`, as init's AUTH_URL: passkeys need a host name.
+          const options = { env: appEnv(app), host: "localhost" } as const
+          server = await serveApp(app, mode, onBuild, starter.production, options)
+          if (mode === "dev" && starter.qwik === qwik2) expectedConsole = QWIK2_DEV_CONSOLE
+        }, SETUP_TIMEOUT)
+        afterAll(async () => {
+          expectedConsole = undefined
+          await server?.stop()
+        })
+
+        for (const js of [true, false]) {
+          it(`signs up, confirms the mailed link, signs in and out, refuses a wrong password, ${js ? "with" : "without"} JavaScript`, () =>
+            passwordAccount(browser, server, inbox, { js, home: "/account/" }))
+        }
+
+        if (starter.methods.includes("passkey")) {
+          it("signs up with a passkey on the built-in sign-in page, and back in with it", async () => {
+            const { context, page } = await open(browser, server.url)
+            await addVirtualAuthenticator(page)
+            const email = `init-passkey-${randomUUID()}@example.com`
+            await page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
+            const form = page.locator("form[data-passkey]")
+            await form.locator('input[name="email"]').fill(email)
+            await press(page, "form[data-passkey] button")
+            await page.waitForURL((url) => url.pathname.startsWith("/account"))
+            await page.getByText(`Signed in as ${email}`).waitFor()
+            await signOut(page)
+            await page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
+            await press(page, "form[data-passkey] button")
+            await page.waitForURL((url) => url.pathname.startsWith("/account"))
+            await page.getByText(`Signed in as ${email}`).waitFor()
+            await context.close()
+          })
+        }
+
+        if (mode === "production") {
+          it("builds without a warning from Latchkey's packages or plugin", () => {
+            expect(latchkeyLines(buildLog, app)).toEqual([])
+          })
+        }
+      })
+    }
+  })
+}
