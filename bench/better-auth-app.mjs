@@ -55,6 +55,13 @@ export function baRequest(path, { method = "GET", cookie, json } = {}) {
   })
 }
 
+export const signUpRequest = (email, password, name) =>
+  baRequest("/sign-up/email", { method: "POST", json: { email, password, name } })
+export const signInRequest = (email, password) =>
+  baRequest("/sign-in/email", { method: "POST", json: { email, password } })
+export const signOutRequest = (cookie) =>
+  baRequest("/sign-out", { method: "POST", cookie, json: {} })
+
 export const cookiesOf = (res) =>
   res.headers
     .getSetCookie()

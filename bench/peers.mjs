@@ -34,7 +34,14 @@ import Credentials from "@latchkey/core/providers/credentials"
 import Password, { createPasswordHasher } from "@latchkey/core/providers/password"
 import { MemoryStore } from "@latchkey/core/store"
 import { drizzle } from "drizzle-orm/node-postgres"
-import { baRequest, betterAuthApp, cookiesOf } from "./better-auth-app.mjs"
+import {
+  baRequest,
+  betterAuthApp,
+  cookiesOf,
+  signInRequest,
+  signOutRequest,
+  signUpRequest,
+} from "./better-auth-app.mjs"
 import { printTable, roundRatio, runRounds } from "./harness.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
 import { csrf, post, sessionCookieOf } from "./sign-in.mjs"
@@ -153,15 +160,7 @@ async function databaseRows(rows) {
     const lk = await latchkeyDb(lkDb.pool)
     const aj = await authjsDb(ajDb.pool)
     const ba = await betterAuthApp({ pool: baDb.pool, password: plainHash, secret: SECRET })
-    ok(
-      await ba.handler(
-        baRequest("/sign-up/email", {
-          method: "POST",
-          json: { email: EMAIL, password: PASSWORD, name: "Ada" },
-        }),
-      ),
-      "better-auth sign-up",
-    )
+    ok(await ba.handler(signUpRequest(EMAIL, PASSWORD, "Ada")), "better-auth sign-up")
 
     // A signed-in browser of each.
     const lkPair = await csrf(Auth, lk.config)
@@ -169,10 +168,7 @@ async function databaseRows(rows) {
       Auth(post("/auth/callback/credentials", lkPair.cookie, form(lkPair)), lk.config)
     const lkCookie = sessionCookieOf(ok(await lkSignIn(), "latchkey sign-in", isRedirect))
     if (!lkCookie) throw new Error("latchkey: no database session cookie")
-    const baSignIn = () =>
-      ba.handler(
-        baRequest("/sign-in/email", { method: "POST", json: { email: EMAIL, password: PASSWORD } }),
-      )
+    const baSignIn = () => ba.handler(signInRequest(EMAIL, PASSWORD))
     const baCookie = cookiesOf(ok(await baSignIn(), "better-auth sign-in"))
     const ajCookie = `${COOKIE}=${aj.sessionToken}`
 
@@ -251,12 +247,7 @@ async function databaseRows(rows) {
             isRedirect,
           ),
         betterAuth: async () =>
-          ok(
-            await ba.handler(
-              baRequest("/sign-out", { method: "POST", cookie: baCookie, json: {} }),
-            ),
-            "better-auth sign-out",
-          ),
+          ok(await ba.handler(signOutRequest(baCookie)), "better-auth sign-out"),
         authjs: async () => {
           const pair = ajPair
           ok(
@@ -303,23 +294,12 @@ async function jwtRows(rows) {
     providers: [AuthJsCredentials({ credentials: { email: {}, password: {} }, authorize })],
   }
   const ba = await betterAuthApp({ password: plainHash, secret: SECRET })
-  ok(
-    await ba.handler(
-      baRequest("/sign-up/email", {
-        method: "POST",
-        json: { email: EMAIL, password: PASSWORD, name: "Ada" },
-      }),
-    ),
-    "better-auth sign-up",
-  )
+  ok(await ba.handler(signUpRequest(EMAIL, PASSWORD, "Ada")), "better-auth sign-up")
   const lk = await csrf(Auth, latchkey)
   const aj = await csrf(AuthJs, authjs)
   const lkSignIn = () => Auth(post("/auth/callback/credentials", lk.cookie, form(lk)), latchkey)
   const ajSignIn = () => AuthJs(post("/auth/callback/credentials", aj.cookie, form(aj)), authjs)
-  const baSignIn = () =>
-    ba.handler(
-      baRequest("/sign-in/email", { method: "POST", json: { email: EMAIL, password: PASSWORD } }),
-    )
+  const baSignIn = () => ba.handler(signInRequest(EMAIL, PASSWORD))
   const lkCookie = sessionCookieOf(await lkSignIn())
   const ajCookie = sessionCookieOf(await ajSignIn())
   const baCookie = cookiesOf(ok(await baSignIn(), "better-auth sign-in"))
@@ -374,10 +354,7 @@ async function jwtRows(rows) {
           isRedirect,
         ),
       betterAuth: async () =>
-        ok(
-          await ba.handler(baRequest("/sign-out", { method: "POST", cookie: baCookie, json: {} })),
-          "better-auth sign-out",
-        ),
+        ok(await ba.handler(signOutRequest(baCookie)), "better-auth sign-out"),
       authjs: async () =>
         ok(
           await AuthJs(
@@ -422,15 +399,7 @@ async function passwordRows(rows, lkPool, baPool) {
     "latchkey password sign-up",
     [200, ...isRedirect],
   )
-  ok(
-    await ba.handler(
-      baRequest("/sign-up/email", {
-        method: "POST",
-        json: { email: pwEmail, password: PASSWORD, name: "Grace" },
-      }),
-    ),
-    "better-auth sign-up",
-  )
+  ok(await ba.handler(signUpRequest(pwEmail, PASSWORD, "Grace")), "better-auth sign-up")
   const storedHash = await hasher.hash(PASSWORD)
 
   const signIn = await runRounds({
@@ -439,15 +408,7 @@ async function passwordRows(rows, lkPool, baPool) {
       if (!sessionCookieOf(res)) throw new Error(`latchkey password sign-in: ${res.status}`)
     },
     betterAuth: async () =>
-      ok(
-        await ba.handler(
-          baRequest("/sign-in/email", {
-            method: "POST",
-            json: { email: pwEmail, password: PASSWORD },
-          }),
-        ),
-        "better-auth password sign-in",
-      ),
+      ok(await ba.handler(signInRequest(pwEmail, PASSWORD)), "better-auth password sign-in"),
     hash: () => hasher.verify(storedHash, PASSWORD),
   })
   let n = 0
@@ -463,12 +424,7 @@ async function passwordRows(rows, lkPool, baPool) {
       ),
     betterAuth: async () =>
       ok(
-        await ba.handler(
-          baRequest("/sign-up/email", {
-            method: "POST",
-            json: { email: `ba-${n++}@example.com`, password: PASSWORD, name: "New" },
-          }),
-        ),
+        await ba.handler(signUpRequest(`ba-${n++}@example.com`, PASSWORD, "New")),
         "better-auth sign-up",
       ),
     hash: () => hasher.hash(PASSWORD),
