@@ -44,6 +44,15 @@ const median = (xs) => {
  * medians by name.
  */
 export async function runScenario(contenders) {
+  const { medians } = await runRounds(contenders)
+  return medians
+}
+
+/**
+ * As runScenario, plus each round's rates, so a caller can take the median of same-round
+ * ratios (a neighbour's burst during one round moves both contenders of that round alike).
+ */
+export async function runRounds(contenders) {
   const names = Object.keys(contenders)
   const sizes = {}
   for (const name of names) {
@@ -59,8 +68,11 @@ export async function runScenario(contenders) {
       rates[name].push(sizes[name] / seconds)
     }
   }
-  return Object.fromEntries(names.map((n) => [n, median(rates[n])]))
+  return { medians: Object.fromEntries(names.map((n) => [n, median(rates[n])])), rates }
 }
+
+/** Median over rounds of `a`'s rate ÷ `b`'s rate in the same round. */
+export const roundRatio = (rates, a, b) => median(rates[a].map((rate, i) => rate / rates[b][i]))
 
 export const fmt = (opsPerSecond) =>
   opsPerSecond >= 1e5

@@ -4,6 +4,9 @@ import { benchAccessToken } from "./access-token.mjs"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
 import { benchPasskeys } from "./passkey.mjs"
+import { benchPasswordHash } from "./password-runtimes.mjs"
+import { benchPeers } from "./peers.mjs"
+import { benchPeersBreakdown } from "./peers-breakdown.mjs"
 import { benchQwik2Pages, benchQwikPages } from "./qwik-page.mjs"
 import { benchRevocation } from "./revocation.mjs"
 import { benchTokensOffNode } from "./runtimes.mjs"
@@ -26,6 +29,9 @@ const suites = {
   stores: benchStores,
   passkey: benchPasskeys,
   "two-factor": benchTwoFactor,
+  peers: benchPeers,
+  "peers-breakdown": benchPeersBreakdown,
+  "password-hash": benchPasswordHash,
 }
 
 console.log(

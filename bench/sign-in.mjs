@@ -17,7 +17,7 @@ const authorize = async (c) => (c.password === "right" ? user : null)
 const quiet = { error: () => {}, warn: () => {}, debug: () => {} }
 
 /** The CSRF cookie and token of `GET /auth/csrf`, as a browser holds them. */
-async function csrf(auth, config) {
+export async function csrf(auth, config) {
   const res = await auth(new Request(`${ORIGIN}/auth/csrf`), config)
   const { csrfToken } = await res.json()
   const cookie = res.headers
@@ -27,7 +27,7 @@ async function csrf(auth, config) {
   return { csrfToken, cookie }
 }
 
-function post(path, cookie, form) {
+export function post(path, cookie, form) {
   return new Request(`${ORIGIN}${path}`, {
     method: "POST",
     headers: {
@@ -40,7 +40,7 @@ function post(path, cookie, form) {
   })
 }
 
-const sessionCookieOf = (res) =>
+export const sessionCookieOf = (res) =>
   res.headers
     .getSetCookie()
     .map((line) => line.split(";")[0])

@@ -1,0 +1,130 @@
+// `npm run bench peers-breakdown`: where Latchkey's time goes in the two database rows closest
+// to their floor — `GET /session` and sign-out with database sessions — each stage beside the
+// whole request in the same interleaved rounds (PostgreSQL server at DATABASE_URL): the raw
+// prepared statement, the adapter method, the core's read without HTTP (`getSession`), and
+// `Auth()`. Auth.js's sign-out and its adapter's delete run beside them.
+import { Auth as AuthJs } from "@auth/core"
+import GitHub from "@auth/core/providers/github"
+import { DrizzleAdapter } from "@auth/drizzle-adapter"
+import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
+import { Auth, getSession } from "@latchkey/core"
+import Credentials from "@latchkey/core/providers/credentials"
+import { MemoryStore } from "@latchkey/core/store"
+import { drizzle } from "drizzle-orm/node-postgres"
+import { printTable, roundRatio, runRounds } from "./harness.mjs"
+import { AUTHJS_TABLES } from "./peers.mjs"
+import { pgSchemaPool } from "./pg-schema.mjs"
+import { csrf, post } from "./sign-in.mjs"
+
+const SECRET = "bench-breakdown-secret-0123456789abcdef012345"
+const ORIGIN = "http://localhost:3000"
+const COOKIE = "authjs.session-token"
+const DAY = 86400_000
+
+export async function benchPeersBreakdown() {
+  if (!process.env.DATABASE_URL) return console.log("\n(DATABASE_URL unset: breakdown skipped.)")
+  const lkDb = await pgSchemaPool("breakdown_lk")
+  const ajDb = await pgSchemaPool("breakdown_aj")
+  try {
+    await migrate(lkDb.pool)
+    const adapter = PostgresAdapter(lkDb.pool)
+    const user = await adapter.createUser({
+      email: "ada@example.com",
+      emailVerified: null,
+      name: "Ada",
+    })
+    const config = {
+      secret: SECRET,
+      trustHost: true,
+      adapter,
+      store: new MemoryStore(),
+      twoFactor: { issuer: "Bench" },
+      session: { strategy: "database" },
+      providers: [Credentials({ authorize: async () => null })],
+    }
+    const sessionToken = crypto.randomUUID() + crypto.randomUUID()
+    await adapter.createSession({
+      sessionToken,
+      userId: user.id,
+      expires: new Date(Date.now() + 30 * DAY),
+    })
+    const { rows } = await lkDb.pool.query(`SELECT "sessionToken" FROM sessions LIMIT 1`)
+    const { sql } = await import("../packages/adapter-postgres/dist/sql.js")
+    const cookie = `${COOKIE}=${sessionToken}`
+    const request = new Request(`${ORIGIN}/`, { headers: { cookie } })
+    const read = await runRounds({
+      "raw prepared statement": () =>
+        lkDb.pool.query({
+          name: "bench-bd-read",
+          text: sql.getSessionAndUserFull,
+          values: [rows[0].sessionToken],
+        }),
+      "adapter getSessionAndUser": () => adapter.getSessionAndUser(sessionToken),
+      "getSession (no HTTP)": () => getSession(request, config),
+      "Auth() GET /session": async () =>
+        (await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }), config)).text(),
+    })
+
+    await ajDb.pool.query(AUTHJS_TABLES)
+    const ajAdapter = DrizzleAdapter(drizzle(ajDb.pool))
+    const ajUser = await ajAdapter.createUser({
+      id: crypto.randomUUID(),
+      email: "ada@example.com",
+      emailVerified: null,
+    })
+    const ajToken = crypto.randomUUID()
+    await ajAdapter.createSession({
+      sessionToken: ajToken,
+      userId: ajUser.id,
+      expires: new Date(Date.now() + 30 * DAY),
+    })
+    const ajConfig = {
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/auth",
+      adapter: ajAdapter,
+      session: { strategy: "database" },
+      providers: [GitHub({ clientId: "b", clientSecret: "b" })],
+    }
+    const lkPair = await csrf(Auth, config)
+    const ajPair = await csrf(AuthJs, ajConfig)
+    const signOut = await runRounds({
+      "raw prepared DELETE": () =>
+        lkDb.pool.query({
+          name: "bench-bd-delete",
+          text: sql.deleteSession,
+          values: [rows[0].sessionToken],
+        }),
+      "adapter deleteSession": () => adapter.deleteSession(sessionToken),
+      "Auth() POST /signout": () =>
+        Auth(
+          post("/auth/signout", `${lkPair.cookie}; ${cookie}`, { csrfToken: lkPair.csrfToken }),
+          config,
+        ),
+      "Auth.js adapter deleteSession": () => ajAdapter.deleteSession(ajToken),
+      "Auth.js POST /signout": () =>
+        AuthJs(
+          post("/auth/signout", `${ajPair.cookie}; ${COOKIE}=${ajToken}`, {
+            csrfToken: ajPair.csrfToken,
+          }),
+          ajConfig,
+        ),
+    })
+    // µs per call (median over rounds) and the median of same-round ratios to the first stage:
+    // the ratio is the figure a neighbour's load moves least.
+    const stages = (r) => {
+      const [floor] = Object.keys(r.medians)
+      return Object.entries(r.medians).map(([name, rate]) => [
+        name,
+        `${(1e6 / rate).toFixed(0)} µs`,
+        `${roundRatio(r.rates, floor, name).toFixed(2)}×`,
+      ])
+    }
+    const header = ["stage", "per call", "÷ first stage (same rounds)"]
+    printTable("Database session read, stage by stage (PostgreSQL server)", header, stages(read))
+    printTable("Sign-out with database sessions, stage by stage", header, stages(signOut))
+  } finally {
+    await lkDb.close()
+    await ajDb.close()
+  }
+}
