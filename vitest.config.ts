@@ -10,6 +10,10 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts"],
     environment: "node",
+    // Vitest's default is one worker per core minus one: a single worker on a 2-core CI machine,
+    // where most files wait on PostgreSQL, Redis, a spawned server or `tsc`. Every file isolates
+    // its state (its own schema, key prefix or server), so two run side by side.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
