@@ -109,7 +109,8 @@ export function devMailbox(page: Page): Mailbox {
             to: address,
             subject: item.querySelector("strong")?.textContent ?? "",
             text: item.textContent ?? "",
-            link: item.querySelector('[data-testid="mail-link"]')?.getAttribute("href") ?? undefined,
+            link:
+              item.querySelector('[data-testid="mail-link"]')?.getAttribute("href") ?? undefined,
           })),
       to,
     )
@@ -260,4 +261,31 @@ export async function resetPassword(
   await page.fill('input[name="password"]', password)
   await page.click(pages.resetSubmit)
   await page.waitForSelector(pages.resetDone)
+}
+
+/**
+ * A new password account on the demo, signed in on the account page. The address is confirmed
+ * through the dev mailbox when the demo has one (a demo without any mail runs without address
+ * verification, and its sign-up page says so).
+ */
+export async function newDemoUser(
+  page: Page,
+  user: Credentials & { name?: string },
+): Promise<void> {
+  await signUp(page, user)
+  if (await page.isVisible('[data-testid="open-mailbox"]')) {
+    const mail = await devMailbox(page).next(user.email, SUBJECTS.verify)
+    await confirmLink(page, mail.link!)
+  }
+  await signInWithPassword(page, user, DEMO_PAGES, "?callbackUrl=%2Faccount%2F")
+  await page.waitForSelector(DEMO_PAGES.accountEmail)
+}
+
+/** A page's text without its markup, scripts and per-request tokens (for "same page" checks). */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
 }

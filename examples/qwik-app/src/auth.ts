@@ -16,7 +16,11 @@ import Passkey from "@latchkey/core/providers/passkey"
 import Password, { type SendPasswordMailParams } from "@latchkey/core/providers/password"
 import type { QwikAuthConfig } from "@latchkey/qwik"
 import { adapter } from "./lib/db"
-import { deliverPasswordMailToDevMailbox, deliverToDevMailbox, devMailboxEnabled } from "./lib/dev-mailbox"
+import {
+  deliverPasswordMailToDevMailbox,
+  deliverToDevMailbox,
+  devMailboxEnabled,
+} from "./lib/dev-mailbox"
 import { getNickname, setNickname } from "./lib/nicknames"
 
 declare module "@latchkey/core" {

@@ -18,18 +18,22 @@ function seed(): Promise<unknown> {
 }
 
 async function seedDemoAccount(): Promise<void> {
+  const { getUserByEmail, createUser, getPasswordHash, setPasswordHash } = adapter
+  if (!getUserByEmail || !createUser || !getPasswordHash || !setPasswordHash) {
+    throw new Error("The demo's adapter lacks the user or password methods")
+  }
   const user =
-    (await adapter.getUserByEmail(DEMO_EMAIL)) ??
-    (await adapter.createUser({
+    (await getUserByEmail(DEMO_EMAIL)) ??
+    (await createUser({
       id: "",
       email: DEMO_EMAIL,
       name: "Demo User",
       emailVerified: new Date(),
     }))
   // A database from before the password provider has the user but not its hash.
-  if ((await adapter.getPasswordHash(user.id)) !== null) return
+  if ((await getPasswordHash(user.id)) !== null) return
   const hash = await passwordProvider.passwordAccount.hasher.hash(DEMO_PASSWORD)
-  await adapter.setPasswordHash(user.id, hash)
+  await setPasswordHash(user.id, hash)
 }
 
 /**

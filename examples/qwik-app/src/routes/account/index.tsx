@@ -11,13 +11,13 @@ import { AccountResult } from "~/components/account-result"
 import { PasskeyButton } from "~/components/passkey-button"
 import {
   accountLoaders,
+  useChangeEmail,
+  useChangePassword,
   useDeletePasskey,
+  useRemovePassword,
   useRenamePasskey,
   useRevokeOtherSessions,
   useRevokeSession,
-  useChangeEmail,
-  useChangePassword,
-  useRemovePassword,
   useSession,
   useSetPassword,
   useUnlinkAccount,

@@ -28,9 +28,9 @@ export default component$(() => {
       <h1>Dev mailbox</h1>
       <p class="notice warning" data-testid="mailbox-warning">
         The demo sends no mail (unless <code>SMTP_URL</code> is set): sign-in, confirmation and
-        reset links land here instead. This page exists only while the
-        demo runs (<code>LATCHKEY_DEMO_MAILBOX=off</code> removes it) and answers only requests from
-        this machine. A real app sends the mail and never shows it to anyone else.
+        reset links land here instead. This page exists only while the demo runs (
+        <code>LATCHKEY_DEMO_MAILBOX=off</code> removes it) and answers only requests from this
+        machine. A real app sends the mail and never shows it to anyone else.
       </p>
       {mails.value.length === 0 ? (
         <p class="hint" data-testid="mailbox-empty">
