@@ -112,9 +112,7 @@ describe.each([
     // The same address again: the same page as a new sign-up (the owner gets a notice mail).
     const second = await signUp(page, { ...user, name: "Ada Lovelace" })
     expect(visibleText(second)).toBe(visibleText(first))
-    await expect(
-      devMailbox(page).next(user.email, SUBJECTS.accountExists),
-    ).resolves.toBeDefined()
+    await expect(devMailbox(page).next(user.email, SUBJECTS.accountExists)).resolves.toBeDefined()
     await context.close()
   })
 

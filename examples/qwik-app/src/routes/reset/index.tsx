@@ -14,9 +14,10 @@ import {
 } from "@builder.io/qwik-city"
 import { useResetPassword } from "../plugin@auth"
 
-// The token is in the URL: no other origin may see it in a Referer.
+// The token is in the URL: no other origin may see it in a Referer. ("no-referrer" would also
+// make the browser send `Origin: null` with the form post, which Qwik City's CSRF check refuses.)
 export const onRequest: RequestHandler = ({ headers }) => {
-  headers.set("Referrer-Policy", "no-referrer")
+  headers.set("Referrer-Policy", "same-origin")
   headers.set("Cache-Control", "no-store")
 }
 
