@@ -76,6 +76,8 @@ const ResendVerification = component$((props: { email: string }) => {
 
 export default component$(() => {
   const signIn = useSignIn()
+  // Without JavaScript the form posts to `?qaction=…`, which drops `code`: its answer must show.
+  const resent = useResendVerification().value !== undefined
   const oauth = useOAuthProviders()
   const emailProvider = useEmailProvider()
   const loc = useLocation()
@@ -100,7 +102,7 @@ export default component$(() => {
           {errorMessages[error] ?? "Could not sign you in. Please try again."}
         </p>
       )}
-      {unverified && <ResendVerification email={email} />}
+      {(unverified || resent) && <ResendVerification email={email} />}
       <Form action={signIn} class="stack">
         <input type="hidden" name="providerId" value="password" />
         <input type="hidden" name="options.redirectTo" value={callbackUrl} />
