@@ -8,6 +8,7 @@ import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Form, type RequestHandler, useLocation } from "@builder.io/qwik-city"
 import { type AccountData, registerPasskey, type Session } from "@latchkey/qwik"
 import { AccountResult } from "~/components/account-result"
+import { NewPassword } from "~/components/new-password"
 import { PasskeyButton } from "~/components/passkey-button"
 import {
   accountLoaders,
@@ -170,16 +171,7 @@ const PasswordMethod = component$((props: { data: AccountData }) => {
                 required
               />
             </label>
-            <label>
-              New password
-              <input
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={8}
-              />
-            </label>
+            <NewPassword />
             <button type="submit" class="button" data-testid="password-change">
               Change password
             </button>
@@ -194,16 +186,7 @@ const PasswordMethod = component$((props: { data: AccountData }) => {
         <>
           <p data-testid="password-unset">No password yet: add one to sign in with your address.</p>
           <Form action={set} class="inline-form">
-            <label>
-              New password
-              <input
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={8}
-              />
-            </label>
+            <NewPassword />
             <button type="submit" class="button" data-testid="password-add">
               Set password
             </button>

@@ -12,6 +12,7 @@ import {
   type RequestHandler,
   useLocation,
 } from "@builder.io/qwik-city"
+import { NewPassword } from "~/components/new-password"
 import { useResetPassword } from "../plugin@auth"
 
 // The token is in the URL: no other origin may see it in a Referer. ("no-referrer" would also
@@ -56,16 +57,7 @@ export default component$(() => {
         <input type="hidden" name="token" value={params.get("token") ?? ""} />
         <input type="hidden" name="uid" value={params.get("uid") ?? ""} />
         <input type="hidden" name="email" value={email} />
-        <label>
-          New password
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-          />
-        </label>
+        <NewPassword />
         <button type="submit" class="button" data-testid="reset-submit">
           Set password and sign in
         </button>

@@ -7,6 +7,7 @@
 import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Form, Link, routeLoader$ } from "@builder.io/qwik-city"
 import { MailHint } from "~/components/mail-hint"
+import { NewPassword } from "~/components/new-password"
 import { mailDelivery } from "~/lib/mail-delivery"
 import { useSignUp } from "../plugin@auth"
 
@@ -62,17 +63,9 @@ export default component$(() => {
           <input name="email" type="email" autoComplete="username" required />
           {fieldErrors?.email && <span class="field-error">{fieldErrors.email}</span>}
         </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-          />
+        <NewPassword label="Password">
           {fieldErrors?.password && <span class="field-error">{fieldErrors.password}</span>}
-        </label>
+        </NewPassword>
         <button type="submit" class="button" data-testid="sign-up-submit">
           Create account
         </button>
