@@ -284,7 +284,7 @@ export async function newDemoUser(
 /** A page's text without its markup, scripts and per-request tokens (for "same page" checks). */
 export function visibleText(html: string): string {
   return html
-    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, "")
     .replace(/<[^>]+>/g, " ")
     .replace(/\s+/g, " ")
     .trim()
