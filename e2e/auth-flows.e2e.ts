@@ -109,11 +109,13 @@ describe.each([
     await expect(page.textContent('[data-testid="session-email"]')).resolves.toBe(user.email)
     await expect(page.textContent('[data-testid="session-name"]')).resolves.toBe("Ada Lovelace")
 
-    // The same address again: the same page as a new sign-up (the owner gets a notice mail).
-    const second = await signUp(page, { ...user, name: "Ada Lovelace" })
+    // The same address again, signed out like the first time: the same page as a new sign-up
+    // (the owner gets a notice mail).
+    const other = await openPage({ javaScriptEnabled: js })
+    const second = await signUp(other.page, { ...user, name: "Ada Lovelace" })
     expect(visibleText(second)).toBe(visibleText(first))
     await expect(devMailbox(page).next(user.email, SUBJECTS.accountExists)).resolves.toBeDefined()
-    await context.close()
+    await Promise.all([context.close(), other.context.close()])
   })
 
   it("updates a custom session field through the update trigger", async () => {
