@@ -17,6 +17,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest"
 import { launch, open, pageErrors, sessionCookie, submitSignIn } from "./browser.js"
 import { type DemoServer, startDemo } from "./demo-server.js"
+import { newDemoUser } from "./password-flows.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
 
 /** A short window, so the stale case waits seconds; long enough for a sign-in and one action. */
@@ -57,16 +58,13 @@ const demos = () => [
   { sessions: "jwt", base: onLocalhost(jwtDemo.url), secret: jwtDemo.secret },
 ]
 
-/** Create a password account at `/signup/` and sign in with it, landing on `/account/`. */
+/**
+ * Create a password account at `/signup/`, confirm its address (dev mailbox) and sign in with
+ * it, landing on `/account/`.
+ */
 async function newUser(page: Page): Promise<{ email: string; password: string }> {
   const user = { email: `acct-${randomUUID()}@example.com`, password: "correct horse battery" }
-  await page.goto("/signup/")
-  await page.fill('input[name="name"]', "Ada Account")
-  await page.fill('input[name="email"]', user.email)
-  await page.fill('input[name="password"]', user.password)
-  await page.click('[data-testid="sign-up-submit"]')
-  await page.waitForSelector('[data-testid="signup-success"]')
-  await signInTo(page, user)
+  await newDemoUser(page, { ...user, name: "Ada Account" })
   return user
 }
 

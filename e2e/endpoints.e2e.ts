@@ -117,7 +117,7 @@ describe("/auth endpoints", () => {
         origin: "https://evil.example",
         "content-type": "application/x-www-form-urlencoded",
       },
-      body: "providerId=credentials&options.email=demo%40example.com&options.password=latchkey-demo",
+      body: "providerId=password&options.email=demo%40example.com&options.password=latchkey-demo",
     })
     expect(res.status).toBe(403)
     expect(res.headers.getSetCookie()).toEqual([])

@@ -22,6 +22,7 @@ const demoFiles = [
   "endpoints.e2e.ts",
   "passkey-demo.e2e.ts",
   "passkey-signin-page.e2e.ts",
+  "password-accounts.e2e.ts",
   "stale-oauth.e2e.ts",
 ]
 

@@ -8,7 +8,7 @@ export default defineConfig(() => ({
   plugins: [qwikCity(), qwikVite()],
   resolve: { alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) } },
   // No server-only settings: `routeAuth$` keeps the auth config (and `src/auth.ts`, `lib/db.ts`,
-  // `lib/passwords.ts` behind it) out of the client build.
+  // `lib/users.ts` behind it) out of the client build.
   build: { target: "es2022" },
   preview: { headers: { "Cache-Control": "public, max-age=600" } },
 }))

@@ -8,16 +8,20 @@
  * changes (the tests' "sign in again" case; the default is the core's 10 minutes).
  */
 import type { Provider } from "@latchkey/core"
-import Credentials from "@latchkey/core/providers/credentials"
 import Email from "@latchkey/core/providers/email"
 import GitHub from "@latchkey/core/providers/github"
 import Google from "@latchkey/core/providers/google"
 import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"
 import Passkey from "@latchkey/core/providers/passkey"
+import Password, { type SendPasswordMailParams } from "@latchkey/core/providers/password"
 import type { QwikAuthConfig } from "@latchkey/qwik"
 import { adapter } from "./lib/db"
-import { deliverToDevMailbox, devMailboxEnabled } from "./lib/dev-mailbox"
-import { getNickname, hasPassword, setNickname, verifyCredentials } from "./lib/users"
+import {
+  deliverPasswordMailToDevMailbox,
+  deliverToDevMailbox,
+  devMailboxEnabled,
+} from "./lib/dev-mailbox"
+import { getNickname, setNickname } from "./lib/nicknames"
 
 declare module "@latchkey/core" {
   interface Session {
@@ -49,10 +53,12 @@ function oauthProviders(): Provider[] {
 }
 
 /**
- * Magic links (id "email"), delivered to the dev mailbox (`/dev/mailbox/`) instead of being sent.
- * A real app passes `server` (an SMTP URL) and keeps the default sender.
+ * Magic links (id "email"): sent through `SMTP_URL` when set, else delivered to the dev mailbox
+ * (`/dev/mailbox/`) instead of being sent.
  */
 function emailProviders(): Provider[] {
+  const from = process.env.SMTP_FROM ?? "Latchkey demo <no-reply@localhost>"
+  if (process.env.SMTP_URL) return [Email({ server: process.env.SMTP_URL, from })]
   if (!devMailboxEnabled()) return []
   return [
     Email({
@@ -60,6 +66,38 @@ function emailProviders(): Provider[] {
       sendVerificationRequest: deliverToDevMailbox,
     }),
   ]
+}
+
+/**
+ * Email + password accounts, run by the core: sign-up with a verification link, sign-in, forgot
+ * and reset, change password and email (the pages under `routes/` use `@latchkey/qwik`'s
+ * actions). The mails go through SMTP when `SMTP_URL` is set (e.g. `smtp://user:pass@host:587`,
+ * the provider's nodemailer transport), else to the dev mailbox. With neither, nothing can prove
+ * an address, so sign-up signs people in unproven: verification is turned off explicitly, as the
+ * provider demands of a config that cannot send mail.
+ */
+export const passwordProvider = Password({
+  from: process.env.SMTP_FROM ?? "Latchkey demo <no-reply@localhost>",
+  ...mailDelivery(),
+  // The browser tests create many accounts from one address; a real app keeps the defaults.
+  ...mailRequestsPerIp(),
+})
+
+function mailDelivery():
+  | { server: string }
+  | { sendPasswordMail: (params: SendPasswordMailParams) => Promise<void> }
+  | { requireEmailVerification: false } {
+  if (process.env.SMTP_URL) return { server: process.env.SMTP_URL }
+  if (devMailboxEnabled()) return { sendPasswordMail: deliverPasswordMailToDevMailbox }
+  return { requireEmailVerification: false }
+}
+
+/** `LATCHKEY_DEMO_MAIL_REQUESTS_PER_IP`: mail-sending requests (sign-up, forgot) per IP per 15 minutes. */
+function mailRequestsPerIp(): { mailRateLimit?: { perIp: { limit: number; windowMs: number } } } {
+  const limit = Number(process.env.LATCHKEY_DEMO_MAIL_REQUESTS_PER_IP)
+  return Number.isInteger(limit) && limit > 0
+    ? { mailRateLimit: { perIp: { limit, windowMs: 15 * 60 * 1000 } } }
+    : {}
 }
 
 /** `session.recentAuthMaxAge` from the environment, when set to a whole number of seconds. */
@@ -70,16 +108,7 @@ function recentAuthMaxAge(): { recentAuthMaxAge?: number } {
 
 export const authConfig: QwikAuthConfig = {
   providers: [
-    Credentials({
-      credentials: {
-        email: { label: "Email", type: "email" },
-        password: { label: "Password", type: "password" },
-      },
-      async authorize(credentials) {
-        const user = await verifyCredentials(credentials.email, credentials.password)
-        return user && { id: user.id, email: user.email, name: user.name }
-      },
-    }),
+    passwordProvider,
     ...emailProviders(),
     ...oauthProviders(),
     // Passkeys: registered on the account page, used on the sign-in page (`@latchkey/qwik`'s
@@ -88,9 +117,6 @@ export const authConfig: QwikAuthConfig = {
   ],
   experimental: { enableWebAuthn: true },
   adapter,
-  // The account page may remove a user's last passkey or linked account only when another way
-  // to sign in remains; a password is one, and only the app knows who has one.
-  account: { hasCredentials: (user) => hasPassword(user.id) },
   session: {
     ...(process.env.LATCHKEY_DEMO_SESSIONS === "jwt"
       ? // "End this session" on the account page should end it at the other device's next
@@ -102,8 +128,16 @@ export const authConfig: QwikAuthConfig = {
   // Two-factor sign-in, turned on per user on /account/two-factor/ (sealed secret and hashed
   // recovery codes in PGlite, migration 0006).
   twoFactor: { issuer: "Latchkey demo" },
-  // After asking for a link: the demo's own page, which points to the dev mailbox.
-  pages: { signIn: "/signin/", verifyRequest: "/verify-request/" },
+  // The demo's own pages. The links of the verification and email-change mails open the core's
+  // confirm page (one button, a POST: a mail scanner's GET consumes nothing).
+  pages: {
+    signIn: "/signin/",
+    verifyRequest: "/verify-request/",
+    signUp: "/signup/",
+    forgotPassword: "/forgot/",
+    resetPassword: "/reset/",
+    passwordSent: "/verify-request/?password=1",
+  },
   // The Node server only listens on loopback and Qwik City derives the origin it checks actions
   // against from the same Host header, so trusting it adds nothing an attacker controls.
   trustHost: true,

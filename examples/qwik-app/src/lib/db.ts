@@ -1,9 +1,9 @@
 /**
  * The demo's database: embedded PGlite (Postgres compiled to WebAssembly) in `.data/pglite`,
  * created and migrated on first use, so `npm run demo` needs no database server. The schema is
- * `@latchkey/adapter-postgres`'s (that of `@auth/pg-adapter`) plus three demo tables: password
- * hashes for the credentials provider, the nickname shown on the account page, and the dev
- * mailbox (the sign-in mails the demo "sends", see `dev-mailbox.ts`).
+ * `@latchkey/adapter-postgres`'s (that of `@auth/pg-adapter`, plus the password hashes of the
+ * `Password` provider) and two demo tables: the nickname shown on the account page, and the dev
+ * mailbox (the mails the demo "sends", see `dev-mailbox.ts`).
  */
 import { mkdirSync } from "node:fs"
 import { resolve } from "node:path"
@@ -11,10 +11,6 @@ import { PGlite } from "@electric-sql/pglite"
 import { migrate, PostgresAdapter, type Queryable } from "@latchkey/adapter-postgres"
 
 const demoSchema = `
-CREATE TABLE IF NOT EXISTS demo_credentials (
-  "userId" INTEGER PRIMARY KEY REFERENCES users ON DELETE CASCADE,
-  password_hash TEXT NOT NULL
-);
 CREATE TABLE IF NOT EXISTS demo_profiles (
   "userId" INTEGER PRIMARY KEY REFERENCES users ON DELETE CASCADE,
   nickname TEXT NOT NULL
@@ -23,10 +19,14 @@ CREATE TABLE IF NOT EXISTS dev_mailbox (
   id SERIAL PRIMARY KEY,
   recipient TEXT NOT NULL,
   subject TEXT NOT NULL,
-  url TEXT NOT NULL,
-  expires TIMESTAMPTZ NOT NULL,
+  url TEXT,
+  expires TIMESTAMPTZ,
   sent_at TIMESTAMPTZ NOT NULL DEFAULT now()
-);`
+);
+-- Databases made before the password provider: notices carry no link.
+ALTER TABLE dev_mailbox ADD COLUMN IF NOT EXISTS purpose TEXT;
+ALTER TABLE dev_mailbox ALTER COLUMN url DROP NOT NULL;
+ALTER TABLE dev_mailbox ALTER COLUMN expires DROP NOT NULL;`
 
 let ready: Promise<PGlite> | undefined
 

@@ -1,7 +1,8 @@
 /**
- * The dev mailbox: where the demo's email provider "sends" its magic links. Nothing leaves the
- * machine; each mail becomes a row of `dev_mailbox` in the demo's PGlite database (so it survives
- * a restart), listed at `/dev/mailbox/`.
+ * The dev mailbox: where the demo "sends" its mails (the email provider's magic links, the
+ * password provider's verification, reset and email-change mails and notices) when no SMTP
+ * server is configured. Nothing leaves the machine; each mail becomes a row of `dev_mailbox` in
+ * the demo's PGlite database (so it survives a restart), listed at `/dev/mailbox/`.
  *
  * It exists for the demo only: it is on unless `LATCHKEY_DEMO_MAILBOX=off`, and the page answers
  * loopback clients only, even when the demo listens on another interface. A real app sends the
@@ -9,6 +10,7 @@
  * as anyone.
  */
 import type { SendVerificationRequestParams } from "@latchkey/core/providers/email"
+import type { SendPasswordMailParams } from "@latchkey/core/providers/password"
 import { database } from "./db"
 
 /** Mails kept; older ones are dropped when a new one arrives. */
@@ -17,9 +19,12 @@ const KEEP = 100
 export interface DevMail {
   id: number
   to: string
+  /** `sign-in` (a magic link) or the password mail's purpose (`verify`, `reset`, …). */
+  purpose: string
   subject: string
-  url: string
-  expires: string
+  /** `null` for a notice without a link. */
+  url: string | null
+  expires: string | null
   sentAt: string
 }
 
@@ -34,22 +39,46 @@ export function isLoopback(ip: string | undefined): boolean {
   return v4.startsWith("127.") || ip === "::1"
 }
 
-/** The provider's `sendVerificationRequest`: store the mail instead of sending it. */
+/** The email provider's `sendVerificationRequest`: store the mail instead of sending it. */
 export async function deliverToDevMailbox(params: SendVerificationRequestParams): Promise<void> {
   const { identifier, url, expires } = params
+  await store({
+    to: identifier,
+    purpose: "sign-in",
+    subject: `Sign in to ${new URL(url).host}`,
+    url,
+    expires,
+  })
+}
+
+/** The password provider's `sendPasswordMail`: store the mail (the core's subject) instead. */
+export async function deliverPasswordMailToDevMailbox(
+  params: SendPasswordMailParams,
+): Promise<void> {
+  const { identifier, purpose, message, url, expires } = params
+  await store({ to: identifier, purpose, subject: message.subject, url, expires })
+}
+
+async function store(mail: {
+  to: string
+  purpose: string
+  subject: string
+  url: string | undefined
+  expires: Date | undefined
+}): Promise<void> {
   const db = await database()
   await db.transaction(async (tx) => {
     await tx.query(
-      "INSERT INTO dev_mailbox (recipient, subject, url, expires) VALUES ($1, $2, $3, $4)",
-      [identifier, `Sign in to ${new URL(url).host}`, url, expires.toISOString()],
+      "INSERT INTO dev_mailbox (recipient, purpose, subject, url, expires) VALUES ($1, $2, $3, $4, $5)",
+      [mail.to, mail.purpose, mail.subject, mail.url ?? null, mail.expires?.toISOString() ?? null],
     )
     await tx.query(
       "DELETE FROM dev_mailbox WHERE id NOT IN (SELECT id FROM dev_mailbox ORDER BY id DESC LIMIT $1)",
       [KEEP],
     )
   })
-  // The link itself stays out of the log: it signs in whoever opens it.
-  console.log(`[dev mailbox] sign-in link for ${identifier}: open /dev/mailbox/`)
+  // The link itself stays out of the log: it signs in (or resets) whoever opens it.
+  console.log(`[dev mailbox] ${mail.purpose} mail for ${mail.to}: open /dev/mailbox/`)
 }
 
 /** The stored mails, newest first. */
@@ -58,20 +87,22 @@ export async function listDevMailbox(): Promise<DevMail[]> {
   const { rows } = await db.query<{
     id: number
     recipient: string
+    purpose: string | null
     subject: string
-    url: string
-    expires: Date
+    url: string | null
+    expires: Date | null
     sent_at: Date
   }>(
-    "SELECT id, recipient, subject, url, expires, sent_at FROM dev_mailbox ORDER BY id DESC LIMIT $1",
+    "SELECT id, recipient, purpose, subject, url, expires, sent_at FROM dev_mailbox ORDER BY id DESC LIMIT $1",
     [KEEP],
   )
   return rows.map((r) => ({
     id: r.id,
     to: r.recipient,
+    purpose: r.purpose ?? "sign-in",
     subject: r.subject,
     url: r.url,
-    expires: new Date(r.expires).toISOString(),
+    expires: r.expires === null ? null : new Date(r.expires).toISOString(),
     sentAt: new Date(r.sent_at).toISOString(),
   }))
 }

@@ -14,6 +14,16 @@ export const {
   useRevokeSession,
   useRevokeOtherSessions,
   useUnlinkAccount,
+  // Password accounts (the `Password` provider): /signup/, /forgot/, /reset/, /signin/'s
+  // "send the link again", and the password and email forms of /account/.
+  useSignUp,
+  useResendVerification,
+  useForgotPassword,
+  useResetPassword,
+  useChangePassword,
+  useSetPassword,
+  useRemovePassword,
+  useChangeEmail,
 } = auth
 
 // Two-factor sign-in (the /account/two-factor/ page): enroll, confirm, disable, regenerate

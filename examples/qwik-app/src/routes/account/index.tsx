@@ -1,6 +1,6 @@
 /**
- * The account page: the nickname (a custom session field), passkeys, the devices signed in, and
- * the linked sign-in methods. Every change is a `<Form>` on one of the binding's account actions,
+ * The account page: the nickname (a custom session field), the password and the email address,
+ * passkeys, the devices signed in, and the linked sign-in methods. Every change is a `<Form>` on one of the binding's account actions,
  * so it works without JavaScript; adding a passkey runs the WebAuthn ceremony, which needs it.
  * The core refuses changes when the sign-in is not recent; the page then offers to sign in again.
  */
@@ -8,14 +8,19 @@ import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Form, type RequestHandler, useLocation } from "@builder.io/qwik-city"
 import { type AccountData, registerPasskey, type Session } from "@latchkey/qwik"
 import { AccountResult } from "~/components/account-result"
+import { NewPassword } from "~/components/new-password"
 import { PasskeyButton } from "~/components/passkey-button"
 import {
   accountLoaders,
+  useChangeEmail,
+  useChangePassword,
   useDeletePasskey,
+  useRemovePassword,
   useRenamePasskey,
   useRevokeOtherSessions,
   useRevokeSession,
   useSession,
+  useSetPassword,
   useUnlinkAccount,
   useUpdateSession,
 } from "../plugin@auth"
@@ -87,6 +92,8 @@ export default component$(() => {
         )}
       </section>
       <Nickname />
+      <PasswordMethod data={data} />
+      <EmailAddress data={data} />
       <Passkeys data={data} added={loc.url.searchParams.get("passkey") === "added"} />
       <Devices data={data} />
       <SignInMethods data={data} />
@@ -133,6 +140,99 @@ const Nickname = component$(() => {
       {update.value?.failed && (
         <p class="notice error">Please enter a nickname of at most 40 characters.</p>
       )}
+    </section>
+  )
+})
+
+/**
+ * The password as a sign-in method (`data.password`, `null` when the app has no `Password`
+ * provider): set one, change it (the current password is needed; every other device is signed
+ * out), or remove it, which the core refuses when it is the last way to sign in.
+ */
+const PasswordMethod = component$((props: { data: AccountData }) => {
+  const set = useSetPassword()
+  const change = useChangePassword()
+  const remove = useRemovePassword()
+  const password = props.data.password
+  if (password === null) return null
+  return (
+    <section class="card" data-testid="password-method">
+      <h2>Password</h2>
+      {password.set ? (
+        <>
+          <p data-testid="password-set">You can sign in with your email address and password.</p>
+          <Form action={change} class="stack">
+            <label>
+              Current password
+              <input
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+            </label>
+            <NewPassword />
+            <button type="submit" class="button" data-testid="password-change">
+              Change password
+            </button>
+          </Form>
+          <Form action={remove}>
+            <button type="submit" class="button danger" data-testid="password-remove">
+              Remove the password
+            </button>
+          </Form>
+        </>
+      ) : (
+        <>
+          <p data-testid="password-unset">No password yet: add one to sign in with your address.</p>
+          <Form action={set} class="inline-form">
+            <NewPassword />
+            <button type="submit" class="button" data-testid="password-add">
+              Set password
+            </button>
+          </Form>
+        </>
+      )}
+      <AccountResult
+        value={change.value}
+        done="Password changed. Every other device is signed out."
+        testId="password-change"
+      />
+      <AccountResult value={set.value} done="Password set." testId="password-add" />
+      <AccountResult value={remove.value} done="Password removed." testId="password-remove" />
+    </section>
+  )
+})
+
+/**
+ * Change the address: a link to the new address proves it before the account moves, and the
+ * old address gets a notice. The current password is asked for when the account has one.
+ */
+const EmailAddress = component$((props: { data: AccountData }) => {
+  const change = useChangeEmail()
+  return (
+    <section class="card" data-testid="email-address">
+      <h2>Email address</h2>
+      <Form action={change} class="stack">
+        <label>
+          New address
+          <input name="email" type="email" autoComplete="email" required />
+        </label>
+        {props.data.password?.set && (
+          <label>
+            Current password
+            <input name="currentPassword" type="password" autoComplete="current-password" />
+          </label>
+        )}
+        <button type="submit" class="button" data-testid="email-change">
+          Change address
+        </button>
+      </Form>
+      <AccountResult
+        value={change.value}
+        done="Open the link we sent to the new address to confirm it."
+        testId="email-change"
+      />
     </section>
   )
 })

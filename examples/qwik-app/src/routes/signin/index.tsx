@@ -4,7 +4,7 @@ import { signInWithPasskey } from "@latchkey/qwik"
 import { authConfig } from "~/auth"
 import { PasskeyButton } from "~/components/passkey-button"
 import { DEMO_EMAIL, DEMO_PASSWORD } from "~/lib/demo-account"
-import { useSignIn } from "../plugin@auth"
+import { useResendVerification, useSignIn } from "../plugin@auth"
 
 /** What the core's `?error=` means for a person. Unknown values get the generic text. */
 const errorMessages: Record<string, string> = {
@@ -38,13 +38,51 @@ export const useEmailProvider = routeLoader$(() => {
   return provider ? { id: provider.id, name: provider.name } : null
 })
 
+/**
+ * The right password of an account whose address is not confirmed yet (`?code=email-unverified`;
+ * a wrong password of such an account is a plain "wrong email or password"): offer the link
+ * again, through `useResendVerification`, which answers the same for every address.
+ */
+const ResendVerification = component$((props: { email: string }) => {
+  const resend = useResendVerification()
+  const value = resend.value
+  return (
+    <div class="notice warning" data-testid="signin-unverified">
+      <p>Confirm your email address first: open the link we mailed you when you signed up.</p>
+      {value && !value.failed ? (
+        <p data-testid="resend-done">If the address needs it, a new link is on its way.</p>
+      ) : (
+        <Form action={resend} class="inline-form">
+          <label>
+            Email
+            <input
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              value={props.email}
+              data-testid="resend-email"
+            />
+          </label>
+          <button type="submit" class="button ghost" data-testid="resend-verification">
+            Send the link again
+          </button>
+        </Form>
+      )}
+      {value?.failed && <p role="alert">{value.formErrors?.[0]}</p>}
+    </div>
+  )
+})
+
 export default component$(() => {
   const signIn = useSignIn()
+  // Without JavaScript the form posts to `?qaction=…`, which drops `code`: its answer must show.
+  const resent = useResendVerification().value !== undefined
   const oauth = useOAuthProviders()
   const emailProvider = useEmailProvider()
   const loc = useLocation()
   const error = loc.url.searchParams.get("error")
-  const created = loc.url.searchParams.get("created") === "1"
+  const unverified = loc.url.searchParams.get("code") === "email-unverified"
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const email = loc.url.searchParams.get("email") ?? ""
   // The account page (and `requireRecentAuth`) send `reauth=1` when a change needs a fresh sign-in.
@@ -59,18 +97,14 @@ export default component$(() => {
           do, and you will be taken back.
         </p>
       )}
-      {error && (
+      {error && !unverified && (
         <p class="notice error" role="alert" data-testid="signin-error">
           {errorMessages[error] ?? "Could not sign you in. Please try again."}
         </p>
       )}
-      {created && (
-        <p class="notice success" data-testid="signup-success">
-          Account created. Sign in with your new password.
-        </p>
-      )}
+      {(unverified || resent) && <ResendVerification email={email} />}
       <Form action={signIn} class="stack">
-        <input type="hidden" name="providerId" value="credentials" />
+        <input type="hidden" name="providerId" value="password" />
         <input type="hidden" name="options.redirectTo" value={callbackUrl} />
         <label>
           Email
@@ -84,6 +118,11 @@ export default component$(() => {
           Sign in
         </button>
       </Form>
+      <p class="hint">
+        <Link href="/forgot/" data-testid="forgot-link">
+          Forgot your password?
+        </Link>
+      </p>
       <div class="stack passkey">
         <p class="divider">or</p>
         <PasskeyButton
