@@ -18,6 +18,9 @@ if (url) {
         url: bridge.url,
         token: bridge.token,
         prefix: uniquePrefix("contract"),
+        // The contract checks answers, not latency: on a loaded CI machine a command through
+        // the bridge can take over the default second, and one timeout pauses the store.
+        commandTimeoutMs: 5_000,
       })
     },
     teardown: async () => {
