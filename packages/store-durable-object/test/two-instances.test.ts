@@ -1,9 +1,10 @@
 /**
  * Two app instances in real workerd: two workers running the same `Auth()` app
  * (`worker/instance.ts`) in one `wrangler dev`, so two isolates with their own memory, sharing
- * the Durable Object store. A rate limit counts across both and a sign-out on one is refused by
- * the other on its next read (strict revocation). The same requests with the memory store are
- * the control: there each isolate counts and revokes on its own.
+ * a store: the Durable Object store, then the HTTP store (@latchkey/store-upstash) through the
+ * test bridge in front of the machine's Redis. A rate limit counts across both and a sign-out on
+ * one is refused by the other on its next read (strict revocation). The same requests with the
+ * memory store are the control: there each isolate counts and revokes on its own.
  *
  * With DATABASE_URL, both instances also keep users in PostgreSQL (`pg` over
  * `cloudflare:sockets`) and require a second factor: a TOTP code accepted by one is refused by
@@ -18,8 +19,9 @@ import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { builtPackages, startWorker } from "../../../e2e/wrangler-dev.js"
 import { totpCode } from "../../core/src/lib/two-factor/totp.js"
+import { startBridge } from "../../store-upstash/test/bridge.mjs"
 
-if (!builtPackages("core", "adapter-postgres")) {
+if (!builtPackages("core", "adapter-postgres", "store-redis", "store-upstash")) {
   describe.skip("two workerd isolates sharing the Durable Object store (build core first: the worker bundles dist/)", () => {
     it("needs npm run build", () => {})
   })
@@ -45,9 +47,18 @@ if (!builtPackages("core", "adapter-postgres")) {
     await admin?.end()
   })
 
+  // The HTTP store's endpoint: the test bridge (Upstash's REST API) in front of REDIS_URL.
+  const bridge = await startBridge({
+    redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  })
+  afterAll(() => bridge.close())
+
   // Two workers of the same code; A defines the object and B binds it by A's name.
   const vars = {
     AUTH_SECRET: "a-test-secret-shared-by-both-instances-0123456789",
+    UPSTASH_URL: bridge.url,
+    UPSTASH_TOKEN: bridge.token,
+    UPSTASH_PREFIX: `latchkey-edge2-${crypto.randomUUID()}:`,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, SCHEMA: schema } : {}),
   }
   const common = {
@@ -137,13 +148,15 @@ if (!builtPackages("core", "adapter-postgres")) {
     return (await send(instance, store, "/session", { headers: { cookie } })).json()
   }
 
-  describe("two workerd isolates sharing the Durable Object store", () => {
-    for (const store of ["shared", "memory"] as const) {
-      const shared = store === "shared"
+  describe("two workerd isolates sharing the Durable Object store or the HTTP store", () => {
+    for (const store of ["shared", "upstash", "memory"] as const) {
+      const shared = store !== "memory"
+      const named = (title: string) =>
+        store === "upstash" ? `HTTP store: ${title}` : shared ? `Durable Object: ${title}` : title
 
       it(
         shared
-          ? "a limit of 5 attempts per account counts across both instances"
+          ? named("a limit of 5 attempts per account counts across both instances")
           : "control, memory store: each isolate counts on its own",
         async () => {
           const email = `ann-${crypto.randomUUID()}@example.com`
@@ -157,7 +170,7 @@ if (!builtPackages("core", "adapter-postgres")) {
 
       it(
         shared
-          ? "strict: a sign-out on one instance is refused by the other on its next read"
+          ? named("strict: a sign-out on one instance is refused by the other on its next read")
           : databaseUrl
             ? "control, memory store with PostgreSQL: revocation is in the database, so shared too"
             : "control, memory store: the other isolate still reads the signed-out session",
@@ -183,7 +196,7 @@ if (!builtPackages("core", "adapter-postgres")) {
 
       it.skipIf(!databaseUrl)(
         shared
-          ? "a TOTP code accepted by one instance is refused by the other"
+          ? named("a TOTP code accepted by one instance is refused by the other")
           : "control, memory store: the other isolate accepts the same code again",
         async () => {
           const email = `carol-${crypto.randomUUID()}@example.com`
