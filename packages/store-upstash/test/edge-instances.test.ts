@@ -1,0 +1,166 @@
+/**
+ * Two app instances on Vercel Edge: the same `Auth()` edge function (`edge/instance.ts`) served
+ * by two `edge-runtime` processes (as the runtime matrix runs Vercel Edge:
+ * e2e/runtime-tools/serve-vercel-edge.mjs bundles a Build Output API function with esbuild and
+ * runs it in Vercel's sandbox), sharing the HTTP store through the test bridge in front of
+ * REDIS_URL. A rate limit counts across both and a sign-out on one is refused by the other on
+ * its next read (strict revocation). The same requests with the per-isolate memory store are the
+ * control: there each instance counts and revokes on its own.
+ *
+ * TOTP is not here: two-factor needs an adapter, and no database client of the repository runs
+ * on Vercel Edge (no TCP); workerd's test (store-durable-object/test/two-instances.test.ts) has it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+import { freePort, type RunningApp, startCommand } from "../../../e2e/fixture-apps.js"
+import { installRuntimeTools, toolsDir } from "../../../e2e/runtime-tools/install.mjs"
+import { builtPackages } from "../../../e2e/wrangler-dev.js"
+import { startBridge } from "./bridge.mjs"
+import { REDIS_URL } from "./helpers.js"
+
+const ready = REDIS_URL && builtPackages("core", "store-redis", "store-upstash")
+
+describe.skipIf(!ready)(
+  "two Vercel Edge instances sharing the HTTP store (needs REDIS_URL and npm run build)",
+  async () => {
+    if (!ready) return
+    await installRuntimeTools()
+    const bridge = await startBridge({ redisUrl: REDIS_URL })
+    // A Build Output API directory whose one function is the instance, as the adapter writes it.
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-edge-instances-"))
+    const output = join(dir, ".vercel/output")
+    const func = join(output, "functions/_qwik-city.func")
+    mkdirSync(func, { recursive: true })
+    mkdirSync(join(output, "static"))
+    writeFileSync(
+      join(output, "config.json"),
+      JSON.stringify({ routes: [{ handle: "filesystem" }] }),
+    )
+    writeFileSync(join(func, ".vc-config.json"), JSON.stringify({ entrypoint: "index.mjs" }))
+    // The function as the app's build would write it: one module, dependencies bundled in (the
+    // sandbox's own esbuild step then wraps it, as Vercel's deploy does).
+    const esbuild: typeof import("esbuild") = await import(
+      join(toolsDir, "node_modules/esbuild/lib/main.js")
+    )
+    await esbuild.build({
+      entryPoints: [fileURLToPath(new URL("./edge/instance.ts", import.meta.url))],
+      outfile: join(func, "index.mjs"),
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      conditions: ["edge-light", "worker", "browser"],
+      logLevel: "error",
+    })
+
+    const vars = {
+      AUTH_SECRET: "a-test-secret-shared-by-both-instances-0123456789",
+      UPSTASH_URL: bridge.url,
+      UPSTASH_TOKEN: bridge.token,
+      UPSTASH_PREFIX: `latchkey-edge-instances-${crypto.randomUUID()}:`,
+    }
+    const start = async (name: string): Promise<RunningApp> => {
+      const port = await freePort()
+      const env = { ...vars, INSTANCE: name }
+      const edgeEnv = { ...env, EDGE_ENV_KEYS: Object.keys(env).join(",") }
+      const script = join(toolsDir, "serve-vercel-edge.mjs")
+      return startCommand(
+        { dir, installed: [] },
+        process.execPath,
+        [script, dir, String(port)],
+        edgeEnv,
+        port,
+      )
+    }
+    const instances = { a: await start("a"), b: await start("b") }
+    afterAll(async () => {
+      await Promise.all([instances.a.stop(), instances.b.stop()])
+      await bridge.close()
+      rmSync(dir, { recursive: true, force: true })
+    })
+
+    type Instance = "a" | "b"
+
+    async function send(instance: Instance, store: string, path: string, init: RequestInit = {}) {
+      const headers = new Headers(init.headers)
+      headers.set("x-store", store)
+      const response = await fetch(`${instances[instance].url}/auth${path}`, {
+        ...init,
+        headers,
+        redirect: "manual",
+      })
+      expect(response.headers.get("x-instance"), instances[instance].output()).toBe(instance)
+      return response
+    }
+
+    const form = (body: Record<string, string>, cookie = ""): RequestInit => ({
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "sec-fetch-site": "same-origin",
+        ...(cookie ? { cookie } : {}),
+      },
+      body: new URLSearchParams(body),
+    })
+
+    async function attempt(instance: Instance, store: string, email: string) {
+      const res = await send(
+        instance,
+        store,
+        "/callback/credentials",
+        form({ email, password: "x" }),
+      )
+      return new URL(res.headers.get("location") ?? "", "http://x").searchParams.get("error")
+    }
+
+    function sessionCookie(res: Response): string {
+      const line = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))
+      if (!line) throw new Error("no session cookie")
+      return line.split(";")[0]!
+    }
+
+    async function session(instance: Instance, store: string, cookie: string) {
+      return (await send(instance, store, "/session", { headers: { cookie } })).json()
+    }
+
+    for (const store of ["upstash", "memory"] as const) {
+      const shared = store === "upstash"
+
+      it(
+        shared
+          ? "a limit of 5 attempts per account counts across both instances"
+          : "control, memory store: each instance counts on its own",
+        async () => {
+          const email = `ann-${crypto.randomUUID()}@example.com`
+          const answers: (string | null)[] = []
+          for (let i = 0; i < 8; i++) answers.push(await attempt(i % 2 ? "b" : "a", store, email))
+          // Shared: attempts 6, 7, 8 are over the limit. Memory: 4 at each, all under it.
+          expect(answers.filter((a) => a === "RateLimited").length).toBe(shared ? 3 : 0)
+        },
+      )
+
+      it(
+        shared
+          ? "strict: a sign-out on one instance is refused by the other on its next read"
+          : "control, memory store: the other instance still reads the signed-out session",
+        async () => {
+          const email = `bob-${crypto.randomUUID()}@example.com`
+          const signedIn = await send(
+            "a",
+            store,
+            "/callback/credentials",
+            form({ email, password: "right" }),
+          )
+          const cookie = sessionCookie(signedIn)
+          expect((await session("b", store, cookie))?.user?.email).toBe(email)
+          await send("a", store, "/signout", form({}, cookie))
+          const after = await session("b", store, cookie)
+          if (shared) expect(after).toBeNull()
+          else expect(after?.user?.email).toBe(email)
+        },
+      )
+    }
+  },
+)
