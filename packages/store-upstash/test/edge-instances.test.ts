@@ -10,12 +10,12 @@
  * TOTP is not here: two-factor needs an adapter, and no database client of the repository runs
  * on Vercel Edge (no TCP); workerd's test (store-durable-object/test/two-instances.test.ts) has it.
  */
+import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { freePort, type RunningApp, startCommand } from "../../../e2e/fixture-apps.js"
 import { installRuntimeTools, toolsDir } from "../../../e2e/runtime-tools/install.mjs"
 import { builtPackages } from "../../../e2e/wrangler-dev.js"
 import { startBridge } from "./bridge.mjs"
@@ -61,22 +61,30 @@ describe.skipIf(!ready)(
       UPSTASH_TOKEN: bridge.token,
       UPSTASH_PREFIX: `latchkey-edge-instances-${crypto.randomUUID()}:`,
     }
-    const start = async (name: string): Promise<RunningApp> => {
-      const port = await freePort()
-      const env = { ...vars, INSTANCE: name }
-      const edgeEnv = { ...env, EDGE_ENV_KEYS: Object.keys(env).join(",") }
-      const script = join(toolsDir, "serve-vercel-edge.mjs")
-      return startCommand(
-        { dir, installed: [] },
-        process.execPath,
-        [script, dir, String(port)],
-        edgeEnv,
-        port,
-      )
-    }
+    /** One `edge-runtime` process serving the function; resolves once it listens. */
+    const start = (name: string) =>
+      new Promise<{ url: string; output(): string; stop(): void }>((resolve, reject) => {
+        const env = { ...vars, INSTANCE: name }
+        const script = join(toolsDir, "serve-vercel-edge.mjs")
+        // Port 0: the server prints the port it got.
+        const child = spawn(process.execPath, [script, dir, "0"], {
+          env: { PATH: process.env.PATH ?? "", ...env, EDGE_ENV_KEYS: Object.keys(env).join(",") },
+          stdio: ["ignore", "pipe", "pipe"],
+        })
+        let out = ""
+        const collect = (chunk: Buffer) => {
+          out += chunk
+          const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1]
+          if (url) resolve({ url, output: () => out, stop: () => child.kill() })
+        }
+        child.stdout.on("data", collect)
+        child.stderr.on("data", collect)
+        child.once("exit", () => reject(new Error(`edge-runtime exited:\n${out}`)))
+      })
     const instances = { a: await start("a"), b: await start("b") }
     afterAll(async () => {
-      await Promise.all([instances.a.stop(), instances.b.stop()])
+      instances.a.stop()
+      instances.b.stop()
       await bridge.close()
       rmSync(dir, { recursive: true, force: true })
     })
