@@ -17,6 +17,12 @@ import { fileURLToPath } from "node:url"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
+import {
+  form,
+  refusedAcross,
+  sessionCookie,
+  signOutAcross,
+} from "../../../e2e/instance-requests.js"
 import { builtPackages, startWorker } from "../../../e2e/wrangler-dev.js"
 import { totpCode } from "../../core/src/lib/two-factor/totp.js"
 import { startBridge } from "../../store-upstash/test/bridge.mjs"
@@ -123,31 +129,6 @@ if (!builtPackages("core", "adapter-postgres", "store-redis", "store-upstash")) 
     return response
   }
 
-  const form = (body: Record<string, string>, cookie = ""): RequestInit => ({
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "sec-fetch-site": "same-origin",
-      ...(cookie ? { cookie } : {}),
-    },
-    body: new URLSearchParams(body),
-  })
-
-  async function attempt(instance: Instance, store: string, email: string) {
-    const res = await send(instance, store, "/callback/credentials", form({ email, password: "x" }))
-    return new URL(res.headers.get("location") ?? "", worker.url).searchParams.get("error")
-  }
-
-  function sessionCookie(res: Response): string {
-    const line = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))
-    if (!line) throw new Error("no session cookie")
-    return line.split(";")[0]!
-  }
-
-  async function session(instance: Instance, store: string, cookie: string) {
-    return (await send(instance, store, "/session", { headers: { cookie } })).json()
-  }
-
   describe("two workerd isolates sharing the Durable Object store or the HTTP store", () => {
     for (const store of ["shared", "upstash", "memory"] as const) {
       const shared = store !== "memory"
@@ -159,12 +140,8 @@ if (!builtPackages("core", "adapter-postgres", "store-redis", "store-upstash")) 
           ? named("a limit of 5 attempts per account counts across both instances")
           : "control, memory store: each isolate counts on its own",
         async () => {
-          const email = `ann-${crypto.randomUUID()}@example.com`
-          const answers: (string | null)[] = []
-          for (let i = 0; i < 8; i++) answers.push(await attempt(i % 2 ? "b" : "a", store, email))
-          const refused = answers.filter((a) => a === "RateLimited").length
           // Shared: attempts 6, 7, 8 are over the limit. Memory: 4 at each, all under it.
-          expect(refused).toBe(shared ? 3 : 0)
+          expect(await refusedAcross(send, store, 8)).toBe(shared ? 3 : 0)
         },
       )
 
@@ -177,16 +154,8 @@ if (!builtPackages("core", "adapter-postgres", "store-redis", "store-upstash")) 
         async () => {
           const email = `bob-${crypto.randomUUID()}@example.com`
           await createUser(email)
-          const signedIn = await send(
-            "a",
-            store,
-            "/callback/credentials",
-            form({ email, password: "right" }),
-          )
-          const cookie = sessionCookie(signedIn)
-          expect((await session("b", store, cookie))?.user?.email).toBe(email)
-          await send("a", store, "/signout", form({}, cookie))
-          const after = await session("b", store, cookie)
+          const { before, after } = await signOutAcross(send, store, email)
+          expect(before?.user?.email).toBe(email)
           // With the memory store, revocation lives in the isolate that signed out, unless the
           // adapter keeps it (PostgresAdapter has the revocation methods): then it is shared.
           if (shared || databaseUrl) expect(after).toBeNull()

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import { refusedAcross, signOutAcross } from "../../../e2e/instance-requests.js"
 import { installRuntimeTools, toolsDir } from "../../../e2e/runtime-tools/install.mjs"
 import { builtPackages } from "../../../e2e/wrangler-dev.js"
 import { startBridge } from "./bridge.mjs"
@@ -103,36 +104,6 @@ describe.skipIf(!ready)(
       return response
     }
 
-    const form = (body: Record<string, string>, cookie = ""): RequestInit => ({
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "sec-fetch-site": "same-origin",
-        ...(cookie ? { cookie } : {}),
-      },
-      body: new URLSearchParams(body),
-    })
-
-    async function attempt(instance: Instance, store: string, email: string) {
-      const res = await send(
-        instance,
-        store,
-        "/callback/credentials",
-        form({ email, password: "x" }),
-      )
-      return new URL(res.headers.get("location") ?? "", "http://x").searchParams.get("error")
-    }
-
-    function sessionCookie(res: Response): string {
-      const line = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))
-      if (!line) throw new Error("no session cookie")
-      return line.split(";")[0]!
-    }
-
-    async function session(instance: Instance, store: string, cookie: string) {
-      return (await send(instance, store, "/session", { headers: { cookie } })).json()
-    }
-
     for (const store of ["upstash", "memory"] as const) {
       const shared = store === "upstash"
 
@@ -141,11 +112,8 @@ describe.skipIf(!ready)(
           ? "a limit of 5 attempts per account counts across both instances"
           : "control, memory store: each instance counts on its own",
         async () => {
-          const email = `ann-${crypto.randomUUID()}@example.com`
-          const answers: (string | null)[] = []
-          for (let i = 0; i < 8; i++) answers.push(await attempt(i % 2 ? "b" : "a", store, email))
           // Shared: attempts 6, 7, 8 are over the limit. Memory: 4 at each, all under it.
-          expect(answers.filter((a) => a === "RateLimited").length).toBe(shared ? 3 : 0)
+          expect(await refusedAcross(send, store, 8)).toBe(shared ? 3 : 0)
         },
       )
 
@@ -155,16 +123,8 @@ describe.skipIf(!ready)(
           : "control, memory store: the other instance still reads the signed-out session",
         async () => {
           const email = `bob-${crypto.randomUUID()}@example.com`
-          const signedIn = await send(
-            "a",
-            store,
-            "/callback/credentials",
-            form({ email, password: "right" }),
-          )
-          const cookie = sessionCookie(signedIn)
-          expect((await session("b", store, cookie))?.user?.email).toBe(email)
-          await send("a", store, "/signout", form({}, cookie))
-          const after = await session("b", store, cookie)
+          const { before, after } = await signOutAcross(send, store, email)
+          expect(before?.user?.email).toBe(email)
           if (shared) expect(after).toBeNull()
           else expect(after?.user?.email).toBe(email)
         },
