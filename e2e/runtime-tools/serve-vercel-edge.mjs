@@ -72,7 +72,7 @@ async function staticFile(pathname) {
   return info?.isFile() ? path : undefined
 }
 
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
   const { pathname } = new URL(req.url ?? "/", "http://localhost")
   const file =
     req.method === "GET" || req.method === "HEAD" ? await staticFile(pathname) : undefined
@@ -80,5 +80,6 @@ createServer(async (req, res) => {
   res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" })
   res.end(req.method === "HEAD" ? undefined : await readFile(file))
 }).listen(Number(port), "127.0.0.1", () => {
-  console.log(`Vercel Edge (edge-runtime) listening on http://127.0.0.1:${port}`)
+  // The port it got (port 0 asks for a free one).
+  console.log(`Vercel Edge (edge-runtime) listening on http://127.0.0.1:${server.address().port}`)
 })

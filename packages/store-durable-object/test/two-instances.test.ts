@@ -1,9 +1,10 @@
 /**
  * Two app instances in real workerd: two workers running the same `Auth()` app
  * (`worker/instance.ts`) in one `wrangler dev`, so two isolates with their own memory, sharing
- * the Durable Object store. A rate limit counts across both and a sign-out on one is refused by
- * the other on its next read (strict revocation). The same requests with the memory store are
- * the control: there each isolate counts and revokes on its own.
+ * a store: the Durable Object store, then the HTTP store (@latchkey/store-upstash) through the
+ * test bridge in front of the machine's Redis. A rate limit counts across both and a sign-out on
+ * one is refused by the other on its next read (strict revocation). The same requests with the
+ * memory store are the control: there each isolate counts and revokes on its own.
  *
  * With DATABASE_URL, both instances also keep users in PostgreSQL (`pg` over
  * `cloudflare:sockets`) and require a second factor: a TOTP code accepted by one is refused by
@@ -16,10 +17,17 @@ import { fileURLToPath } from "node:url"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
+import {
+  form,
+  refusedAcross,
+  sessionCookie,
+  signOutAcross,
+} from "../../../e2e/instance-requests.js"
 import { builtPackages, startWorker } from "../../../e2e/wrangler-dev.js"
 import { totpCode } from "../../core/src/lib/two-factor/totp.js"
+import { startBridge } from "../../store-upstash/test/bridge.mjs"
 
-if (!builtPackages("core", "adapter-postgres")) {
+if (!builtPackages("core", "adapter-postgres", "store-redis", "store-upstash")) {
   describe.skip("two workerd isolates sharing the Durable Object store (build core first: the worker bundles dist/)", () => {
     it("needs npm run build", () => {})
   })
@@ -45,9 +53,18 @@ if (!builtPackages("core", "adapter-postgres")) {
     await admin?.end()
   })
 
+  // The HTTP store's endpoint: the test bridge (Upstash's REST API) in front of REDIS_URL.
+  const bridge = await startBridge({
+    redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  })
+  afterAll(() => bridge.close())
+
   // Two workers of the same code; A defines the object and B binds it by A's name.
   const vars = {
     AUTH_SECRET: "a-test-secret-shared-by-both-instances-0123456789",
+    UPSTASH_URL: bridge.url,
+    UPSTASH_TOKEN: bridge.token,
+    UPSTASH_PREFIX: `latchkey-edge2-${crypto.randomUUID()}:`,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, SCHEMA: schema } : {}),
   }
   const common = {
@@ -112,68 +129,33 @@ if (!builtPackages("core", "adapter-postgres")) {
     return response
   }
 
-  const form = (body: Record<string, string>, cookie = ""): RequestInit => ({
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "sec-fetch-site": "same-origin",
-      ...(cookie ? { cookie } : {}),
-    },
-    body: new URLSearchParams(body),
-  })
-
-  async function attempt(instance: Instance, store: string, email: string) {
-    const res = await send(instance, store, "/callback/credentials", form({ email, password: "x" }))
-    return new URL(res.headers.get("location") ?? "", worker.url).searchParams.get("error")
-  }
-
-  function sessionCookie(res: Response): string {
-    const line = res.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))
-    if (!line) throw new Error("no session cookie")
-    return line.split(";")[0]!
-  }
-
-  async function session(instance: Instance, store: string, cookie: string) {
-    return (await send(instance, store, "/session", { headers: { cookie } })).json()
-  }
-
-  describe("two workerd isolates sharing the Durable Object store", () => {
-    for (const store of ["shared", "memory"] as const) {
-      const shared = store === "shared"
+  describe("two workerd isolates sharing the Durable Object store or the HTTP store", () => {
+    for (const store of ["shared", "upstash", "memory"] as const) {
+      const shared = store !== "memory"
+      const named = (title: string) =>
+        store === "upstash" ? `HTTP store: ${title}` : shared ? `Durable Object: ${title}` : title
 
       it(
         shared
-          ? "a limit of 5 attempts per account counts across both instances"
+          ? named("a limit of 5 attempts per account counts across both instances")
           : "control, memory store: each isolate counts on its own",
         async () => {
-          const email = `ann-${crypto.randomUUID()}@example.com`
-          const answers: (string | null)[] = []
-          for (let i = 0; i < 8; i++) answers.push(await attempt(i % 2 ? "b" : "a", store, email))
-          const refused = answers.filter((a) => a === "RateLimited").length
           // Shared: attempts 6, 7, 8 are over the limit. Memory: 4 at each, all under it.
-          expect(refused).toBe(shared ? 3 : 0)
+          expect(await refusedAcross(send, store, 8)).toBe(shared ? 3 : 0)
         },
       )
 
       it(
         shared
-          ? "strict: a sign-out on one instance is refused by the other on its next read"
+          ? named("strict: a sign-out on one instance is refused by the other on its next read")
           : databaseUrl
             ? "control, memory store with PostgreSQL: revocation is in the database, so shared too"
             : "control, memory store: the other isolate still reads the signed-out session",
         async () => {
           const email = `bob-${crypto.randomUUID()}@example.com`
           await createUser(email)
-          const signedIn = await send(
-            "a",
-            store,
-            "/callback/credentials",
-            form({ email, password: "right" }),
-          )
-          const cookie = sessionCookie(signedIn)
-          expect((await session("b", store, cookie))?.user?.email).toBe(email)
-          await send("a", store, "/signout", form({}, cookie))
-          const after = await session("b", store, cookie)
+          const { before, after } = await signOutAcross(send, store, email)
+          expect(before?.user?.email).toBe(email)
           // With the memory store, revocation lives in the isolate that signed out, unless the
           // adapter keeps it (PostgresAdapter has the revocation methods): then it is shared.
           if (shared || databaseUrl) expect(after).toBeNull()
@@ -183,7 +165,7 @@ if (!builtPackages("core", "adapter-postgres")) {
 
       it.skipIf(!databaseUrl)(
         shared
-          ? "a TOTP code accepted by one instance is refused by the other"
+          ? named("a TOTP code accepted by one instance is refused by the other")
           : "control, memory store: the other isolate accepts the same code again",
         async () => {
           const email = `carol-${crypto.randomUUID()}@example.com`

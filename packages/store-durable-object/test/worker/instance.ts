@@ -4,11 +4,13 @@
  * in one `wrangler dev` (two isolates, each with its own memory); the first defines the Durable
  * Object and forwards requests marked `x-instance: b` to the second. `x-store: memory` makes
  * the instance use the default memory store instead: the control that shows the two isolates
- * do not share memory. `nodejs_compat` for `pg` (TCP through `cloudflare:sockets`).
+ * do not share memory; `x-store: upstash` makes it use the HTTP store (@latchkey/store-upstash)
+ * through the test bridge in front of the machine's Redis (UPSTASH_URL, UPSTASH_TOKEN). `nodejs_compat` for `pg` (TCP through `cloudflare:sockets`).
  */
 import { PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth, type AuthConfig } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
+import { UpstashStore } from "@latchkey/store-upstash"
 import pg from "pg"
 import { DurableObjectStore, LatchkeyStoreObject } from "../../src/index.js"
 
@@ -22,6 +24,23 @@ interface Env {
   SCHEMA?: string
   LATCHKEY_STORE: ConstructorParameters<typeof DurableObjectStore>[0]["namespace"]
   INSTANCE_B?: { fetch(request: Request): Promise<Response> }
+  /** The test bridge (Upstash's REST API over the machine's Redis) and this run's key prefix. */
+  UPSTASH_URL?: string
+  UPSTASH_TOKEN?: string
+  UPSTASH_PREFIX?: string
+}
+
+function sharedStore(env: Env, store: string): AuthConfig["store"] {
+  if (store === "memory") return undefined
+  if (store === "upstash") {
+    if (!env.UPSTASH_URL || !env.UPSTASH_TOKEN) throw new Error("no UPSTASH_URL/UPSTASH_TOKEN")
+    return new UpstashStore({
+      url: env.UPSTASH_URL,
+      token: env.UPSTASH_TOKEN,
+      prefix: env.UPSTASH_PREFIX ?? "latchkey:",
+    })
+  }
+  return new DurableObjectStore({ namespace: env.LATCHKEY_STORE, name: store })
 }
 
 /** Per request: a Worker cannot share a database socket between requests. */
@@ -30,9 +49,7 @@ function config(env: Env, store: string, client: pg.Client | undefined): AuthCon
   return {
     secret: env.AUTH_SECRET,
     trustHost: true,
-    ...(store === "memory"
-      ? {}
-      : { store: new DurableObjectStore({ namespace: env.LATCHKEY_STORE, name: store }) }),
+    ...(store === "memory" ? {} : { store: sharedStore(env, store) }),
     session: { strategy: "jwt", revocation: "strict" },
     ...(adapter ? { adapter, twoFactor: { issuer: "Latchkey workerd test" } } : {}),
     providers: [
