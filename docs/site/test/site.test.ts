@@ -93,7 +93,10 @@ describe.each([true, false])("JavaScript %s", (javaScriptEnabled) => {
         await page.goto(path)
         const h1 = page.locator(".vp-doc h1").first()
         await expect.poll(() => h1.isVisible(), { message: path }).toBe(true)
+        // Playwright's innerText: the text as rendered for a reader, not the DOM property.
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's method, not the DOM's
         expect((await h1.innerText()).length, path).toBeGreaterThan(3)
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's method, not the DOM's
         expect((await page.locator(".vp-doc").innerText()).length, path).toBeGreaterThan(200)
         await expect
           .poll(() => page.locator(".VPSidebar a").count(), { message: path })

@@ -11,12 +11,14 @@ import { describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const fixtures = join(root, "e2e", "fixtures")
-const sitePages = (dir = "docs/site/pages"): string[] =>
-  readdirSync(join(root, dir)).flatMap((entry) => {
+/** The documentation site's pages, as paths from the repository's root. */
+function sitePages(dir = "docs/site/pages"): string[] {
+  return readdirSync(join(root, dir)).flatMap((entry) => {
     const path = `${dir}/${entry}`
     if (statSync(join(root, path)).isDirectory()) return sitePages(path)
     return path.endsWith(".md") ? [path] : []
   })
+}
 const gettingStarted = "docs/site/pages/getting-started.md"
 const readmes = [
   gettingStarted,
