@@ -5,6 +5,7 @@
 // repository paths become links to the repository). The lead ports README edits made elsewhere
 // by running it on the edited full README:
 //   node docs/site/scripts/split-readme.mjs <full README.md>   (writes docs/site/pages/…)
+//   npx biome check --write docs/site/pages                  (the site's Markdown style)
 // A section heading the map below does not know stops the script, so no text is dropped.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -157,12 +158,29 @@ export function pagesOf(readme) {
   return pages
 }
 
+const partial = /(<!-- snippet: partial — [^\n]*-->\n)(```tsx?\n[^\n]*\n)/g
+
+/**
+ * Keeps the `snippet: partial` markers a page already has (they are the site's, not the
+ * README's): each goes back above the block that starts with the same first line.
+ */
+function keepMarkers(text, file) {
+  let old = ""
+  try {
+    old = readFileSync(file, "utf8")
+  } catch {
+    return text
+  }
+  const markers = new Map([...old.matchAll(partial)].map((m) => [m[2], m[1]]))
+  return text.replace(/(?<!-->\n)```tsx?\n[^\n]*\n/g, (block) => (markers.get(block) ?? "") + block)
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const readme = readFileSync(process.argv[2] ?? "README.md", "utf8")
   for (const [page, text] of pagesOf(readme)) {
     const file = join(pagesDir, `${page}.md`)
     mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text)
+    writeFileSync(file, keepMarkers(text, file))
     console.log(`wrote ${file}`)
   }
 }
