@@ -1,7 +1,8 @@
 /**
- * The quick starts in the READMEs are the fixture apps the browser tests run
- * (`e2e/fixtures/*`): every code block marked `<!-- fixture: <path> -->` must equal that file,
- * and every file of the quick start's fixtures must be shown somewhere.
+ * The quick starts in the documentation site's pages and the packages' READMEs are the fixture
+ * apps the browser tests run (`e2e/fixtures/*`): every code block marked
+ * `<!-- fixture: <path> -->` must equal that file, and every file of the quick start's fixtures
+ * must be shown somewhere.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -10,7 +11,21 @@ import { describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const fixtures = join(root, "e2e", "fixtures")
-const readmes = ["README.md", "packages/qwik/README.md", "packages/adapter-postgres/README.md"]
+/** The documentation site's pages, as paths from the repository's root. */
+function sitePages(dir = "docs/site/pages"): string[] {
+  return readdirSync(join(root, dir)).flatMap((entry) => {
+    const path = `${dir}/${entry}`
+    if (statSync(join(root, path)).isDirectory()) return sitePages(path)
+    return path.endsWith(".md") ? [path] : []
+  })
+}
+const gettingStarted = "docs/site/pages/getting-started.md"
+const readmes = [
+  gettingStarted,
+  "docs/site/pages/guides/credentials.md",
+  "packages/qwik/README.md",
+  "packages/adapter-postgres/README.md",
+]
 const marked = /<!-- fixture: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g
 
 function blocks(readme: string): { path: string; code: string }[] {
@@ -40,8 +55,8 @@ describe.each(readmes)("%s", (readme) => {
   )
 })
 
-it("the root README shows every file the quick start adds to the starter", () => {
-  const shown = new Set(blocks("README.md").map((b) => b.path))
+it("the getting-started page shows every file the quick start adds to the starter", () => {
+  const shown = new Set(blocks(gettingStarted).map((b) => b.path))
   for (const file of filesUnder(join(fixtures, "quickstart"))) expect(shown).toContain(file)
 })
 
@@ -79,8 +94,8 @@ function snippets(readme: string): { section: string; code: string }[] {
   const text = readFileSync(join(root, readme), "utf8")
   const found: { section: string; code: string }[] = []
   let section = ""
-  for (const part of text.split(/^(#{2,3} .*)$/m)) {
-    if (/^#{2,3} /.test(part)) section = part
+  for (const part of text.split(/^(#{1,3} .*)$/m)) {
+    if (/^#{1,3} /.test(part)) section = part
     else
       for (const m of part.matchAll(/```tsx?\n([\s\S]*?)\n```/g))
         found.push({ section, code: m[1]! })
@@ -89,7 +104,8 @@ function snippets(readme: string): { section: string; code: string }[] {
 }
 
 const allReadmes = [
-  ...readmes,
+  ...new Set([...sitePages(), ...readmes]),
+  "README.md",
   "packages/core/README.md",
   "packages/store-redis/README.md",
   "packages/store-upstash/README.md",
