@@ -9,7 +9,13 @@
  * Pages under `basePath` are not Qwik routes: those get a real 303, which the client's `fetch`
  * follows and then loads with `location.href`. Without JavaScript every target is the plain 303
  * of Qwik City 1.
+ *
+ * Under `vite dev` Qwik 2's client (2.0.0-beta.45) stalls in both of those: after lazy-loading a
+ * module it fetches no loader, neither after an action nor on a client navigation to a route it
+ * has not shown yet, and the page keeps showing "signed out". The dev server therefore keeps a
+ * page load for every same-origin target (a real 303, as above); production builds are in place.
  */
+import { isDev } from "@builder.io/qwik/build"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { currentPage, isUnderBasePath, toLocation } from "../../qwik/src/redirect.js"
 
@@ -38,14 +44,25 @@ function withoutHash(location: string): string {
   return location.split("#", 1)[0] ?? ""
 }
 
-/**
- * End an action by sending the browser to `url` (see above). Returns, without a redirect, only
- * when Qwik's client submitted the action and `url` is the page it was submitted from.
- */
+/** End an action by sending the browser to `url` (see above). */
 export function navigate(event: RequestEventCommon, url: string, basePath: string): void {
+  navigateOn(event, url, basePath, isDev)
+}
+
+/**
+ * {@link navigate}, with `pageLoad` (the dev server) sending Qwik's client to every same-origin
+ * target with a page load. Returns, without a redirect, only in production when Qwik's client
+ * submitted the action and `url` is the page it was submitted from.
+ */
+export function navigateOn(
+  event: RequestEventCommon,
+  url: string,
+  basePath: string,
+  pageLoad: boolean,
+): void {
   const location = toLocation(url, event.url.origin)
   if (!isClientAction(event) || !location.startsWith("/")) throw event.redirect(303, location)
-  if (isUnderBasePath(location, basePath)) {
+  if (pageLoad || isUnderBasePath(location, basePath)) {
     throw event.send(new Response(null, { status: 303, headers: { Location: location } }))
   }
   if (withoutHash(location) !== currentPage(event)) throw event.redirect(303, location)

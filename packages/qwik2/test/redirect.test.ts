@@ -1,10 +1,15 @@
 /**
  * How an action of `@latchkey/qwik2` ends (src/redirect.ts). The browser flows are in
- * e2e/qwik2-quickstart.e2e.ts and e2e/qwik2-migrated.e2e.ts; these pin the four answers.
+ * e2e/qwik2-quickstart.e2e.ts and e2e/qwik2-migrated.e2e.ts; these pin the answers.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { describe, expect, it } from "vitest"
-import { isQDataRequest, navigate } from "../src/redirect.js"
+import { isQDataRequest, navigateOn } from "../src/redirect.js"
+
+/** Production: `navigate()` outside the dev server. */
+function navigate(ev: RequestEventCommon, url: string, basePath: string): void {
+  navigateOn(ev, url, basePath, false)
+}
 
 const page = "http://127.0.0.1:5173/account/?qaction=abc"
 
@@ -61,6 +66,16 @@ describe("navigate", () => {
     const { sent } = thrown(() => navigate(ev, target, "/auth")) as { sent: Response }
     expect(sent.status).toBe(303)
     expect(sent.headers.get("location")).toBe("/auth/signin?error=X")
+  })
+
+  it("answers Qwik 2's client on the dev server with a real 303 for every same-origin page", () => {
+    // Qwik 2's dev client fetches no loader after an action or a first client navigation.
+    for (const target of ["/account/", "/dashboard/"]) {
+      const ev = event(["@isQAction"], "application/json")
+      const { sent } = thrown(() => navigateOn(ev, target, "/auth", true)) as { sent: Response }
+      expect(sent.status).toBe(303)
+      expect(sent.headers.get("location")).toBe(target)
+    }
   })
 
   it("keeps Qwik 2's JSON redirect for another origin, which fetch() cannot follow", () => {
