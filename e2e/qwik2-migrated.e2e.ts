@@ -1,8 +1,9 @@
 /**
  * The migrated `@auth/qwik` app (`fixtures/migrated`) moved on to Qwik 2 as the README's "From
  * Qwik 1" note says (import names swapped): OAuth through a real OpenID Provider on loopback with
- * `signIn.submit()` and `<Form>`, and a refused password landing on the built-in sign-in page (a
- * target under `basePath`, which Qwik 2's client cannot reach with `goto()`).
+ * `signIn.submit()` and `<Form>`, credentials sign-in and sign-out updating the page without a
+ * document load when JavaScript is on, and a refused password landing on the built-in sign-in
+ * page (a target under `basePath`, which Qwik 2's client cannot reach with `goto()`).
  */
 import type { Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -21,6 +22,7 @@ import {
   startProduction,
   writeDotEnv,
 } from "./fixture-apps.js"
+import { GRACE, submitCredentials } from "./migrated-steps.js"
 import { qwik2 } from "./qwik2-apps.js"
 
 const SETUP_TIMEOUT = 300_000
@@ -114,6 +116,38 @@ for (const mode of ["dev", "production"] as const) {
           '[data-testid="form-local"]',
           `form-${mode}-${js}@example.org`,
         )
+        await context.close()
+      })
+
+      // In place: a production build with JavaScript. Qwik 2's dev client fetches no loader after an
+      // action or a first client navigation, so the dev server keeps page loads (src/redirect.ts).
+      const inPlace = js && mode === "production"
+      it(`signs in with the credentials form and out again, ${inPlace ? "in place" : "with page loads"}, ${how}`, async () => {
+        const { context, page } = await open(browser, base, { javaScriptEnabled: js })
+        const documents: string[] = []
+        page.on("load", () => documents.push(new URL(page.url()).pathname))
+        await page.goto("/")
+        // In place, nothing below loads a document: a marker on `window` survives it all.
+        if (inPlace) await page.evaluate(() => Object.assign(window, { latchkeyMarker: 1 }))
+        // Another app page: Qwik 2's JSON redirect, followed by client navigation.
+        await submitCredentials(page, GRACE.password, `${base}/protected/`)
+        await page.getByText("Protected: Grace Hopper").waitFor()
+        expect(await page.textContent('[data-testid="user"]')).toBe(GRACE.email)
+        // The page the form is on (sign-out to "/" from "/"): no redirect, the session re-fetched.
+        if (inPlace) await page.click("text=Home")
+        else await page.goto("/")
+        await page.getByText("Sign in with Local IdP (form)").waitFor()
+        await page.click("text=Sign Out")
+        await page.getByText("signed out").waitFor()
+        expect(new URL(page.url()).pathname).toBe("/")
+        if (inPlace) {
+          expect(
+            await page.evaluate(() => (window as { latchkeyMarker?: number }).latchkeyMarker),
+          ).toBe(1)
+          expect(documents).toEqual(["/"])
+        } else expect(documents).toEqual(["/", "/protected/", "/", "/"])
+        await page.goto("/protected/")
+        expect(new URL(page.url()).pathname).toBe("/auth/signin")
         await context.close()
       })
 

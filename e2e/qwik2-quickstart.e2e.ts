@@ -82,8 +82,9 @@ for (const mode of ["dev", "production"] as const) {
     })
 
     for (const js of [true, false]) {
-      // The session shows on the page the form was on, where Qwik 2 re-runs no loader for a
-      // `goto()` to the same path: the binding ends sign-in and sign-out in a page load.
+      // Sign-out on the page its form is on: with JavaScript on a production build the action
+      // returns without a redirect (a `goto()` to the same path re-runs no loader) and the
+      // session is re-fetched; the dev server ends it in a page load (src/redirect.ts).
       it(`signs up, confirms the mailed link, signs in and out, refuses a wrong password, ${js ? "with" : "without"} JavaScript`, () =>
         passwordAccount(browser, servers[mode]!, inbox, { js, home: "/" }))
     }

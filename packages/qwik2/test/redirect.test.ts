@@ -1,10 +1,15 @@
 /**
  * How an action of `@latchkey/qwik2` ends (src/redirect.ts). The browser flows are in
- * e2e/qwik2-quickstart.e2e.ts and e2e/qwik2-migrated.e2e.ts; these pin the three answers.
+ * e2e/qwik2-quickstart.e2e.ts and e2e/qwik2-migrated.e2e.ts; these pin the answers.
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { describe, expect, it } from "vitest"
-import { isQDataRequest, navigate } from "../src/redirect.js"
+import { isQDataRequest, navigateOn } from "../src/redirect.js"
+
+/** Production: `navigate()` outside the dev server. */
+function navigate(ev: RequestEventCommon, url: string, basePath: string): void {
+  navigateOn(ev, url, basePath, false)
+}
 
 const page = "http://127.0.0.1:5173/account/?qaction=abc"
 
@@ -35,15 +40,41 @@ describe("navigate", () => {
     })
   })
 
-  it("answers Qwik 2's client with a real 303 for a same-origin page, so the page is loaded anew", () => {
-    // Qwik 2 would follow a `{ redirect }` with goto(), which re-runs no loader on this path.
-    for (const target of ["/account/", "http://127.0.0.1:5173/auth/signin?error=X"]) {
+  it("returns without a redirect for Qwik 2's client when the target is the page itself", () => {
+    // goto() to the page shown does nothing; the action's `invalidate` re-fetches the session.
+    for (const target of ["/account/", "/account/#top", "http://127.0.0.1:5173/account/"]) {
       const ev = event(["@isQAction"], "application/json")
-      const { sent } = thrown(() => navigate(ev, target, "/auth")) as { sent: Response }
+      expect(navigate(ev, target, "/auth")).toBeUndefined()
+    }
+  })
+
+  it("hands Qwik 2's client another app page as a JSON redirect, followed by client navigation", () => {
+    for (const target of ["/dashboard/", "/account/?tab=2", "http://127.0.0.1:5173/"]) {
+      const ev = event(["@isQAction"], "application/json")
+      expect(thrown(() => navigate(ev, target, "/auth"))).toEqual({
+        redirect: {
+          status: 303,
+          location: new URL(target, page).pathname + new URL(target, page).search,
+        },
+      })
+    }
+  })
+
+  it("answers Qwik 2's client with a real 303 for a page under basePath, which is no Qwik route", () => {
+    const ev = event(["@isQAction"], "application/json")
+    const target = "http://127.0.0.1:5173/auth/signin?error=X"
+    const { sent } = thrown(() => navigate(ev, target, "/auth")) as { sent: Response }
+    expect(sent.status).toBe(303)
+    expect(sent.headers.get("location")).toBe("/auth/signin?error=X")
+  })
+
+  it("answers Qwik 2's client on the dev server with a real 303 for every same-origin page", () => {
+    // Qwik 2's dev client fetches no loader after an action or a first client navigation.
+    for (const target of ["/account/", "/dashboard/"]) {
+      const ev = event(["@isQAction"], "application/json")
+      const { sent } = thrown(() => navigateOn(ev, target, "/auth", true)) as { sent: Response }
       expect(sent.status).toBe(303)
-      expect(sent.headers.get("location")).toBe(
-        new URL(target, page).pathname + new URL(target, page).search,
-      )
+      expect(sent.headers.get("location")).toBe(target)
     }
   })
 
