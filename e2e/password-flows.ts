@@ -8,11 +8,10 @@
  * ({@link PasswordPages}). Each step waits for the page's own answer, so it works with
  * JavaScript on (Qwik's `<Form>` posts by fetch) and off (plain form posts).
  */
-import type { AddressInfo } from "node:net"
 import type { Page } from "playwright-core"
 import PostalMime from "postal-mime"
-import { SMTPServer } from "smtp-server"
 import { expect } from "vitest"
+import { startSmtpServer } from "../packages/core/test/authjs-adapters/smtp-inbox.js"
 
 export interface Mail {
   to: string
@@ -38,25 +37,8 @@ export interface SmtpMailbox extends Mailbox {
 
 /** A real SMTP server on loopback that keeps every mail it receives. */
 export async function startSmtpMailbox(): Promise<SmtpMailbox> {
-  const received: { to: string[]; raw: Buffer }[] = []
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
-      stream.on("end", () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks),
-        })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.server.address() as AddressInfo
+  const server = await startSmtpServer()
+  const received = server.received
 
   const parse = async (to: string, raw: Buffer): Promise<Mail> => {
     const { subject = "", text = "" } = await PostalMime.parse(raw)
@@ -74,7 +56,7 @@ export async function startSmtpMailbox(): Promise<SmtpMailbox> {
     return undefined
   }
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: server.url,
     async next(to, subject, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
@@ -89,7 +71,7 @@ export async function startSmtpMailbox(): Promise<SmtpMailbox> {
       for (let mail = await take(to); mail; mail = await take(to)) mails.push(mail)
       return mails
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: server.close,
   }
 }
 

@@ -16,8 +16,19 @@ export interface SmtpInbox {
   close(): Promise<void>
 }
 
-export async function startSmtpInbox(): Promise<SmtpInbox> {
-  const mails: { to: string[]; raw: Buffer }[] = []
+/** One mail as the server received it: the envelope's recipients and the raw message. */
+export interface ReceivedMail {
+  to: string[]
+  raw: Buffer
+}
+
+/** A real SMTP server on 127.0.0.1 (a free port) that keeps every mail it receives, in order. */
+export async function startSmtpServer(): Promise<{
+  url: string
+  received: ReceivedMail[]
+  close(): Promise<void>
+}> {
+  const received: ReceivedMail[] = []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -26,7 +37,7 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       const chunks: Buffer[] = []
       stream.on("data", (chunk: Buffer) => chunks.push(chunk))
       stream.on("end", () => {
-        mails.push({
+        received.push({
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks),
         })
@@ -36,8 +47,18 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.server.address() as AddressInfo
-  const inbox: SmtpInbox = {
+  return {
     url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const server = await startSmtpServer()
+  const mails = server.received
+  const inbox: SmtpInbox = {
+    url: server.url,
     async nextLink(to) {
       const { text } = await inbox.nextMail(to)
       const link = /https?:\/\/\S+\/callback\/\S+/.exec(text)?.[0]
@@ -51,7 +72,7 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       const { subject = "", text = "" } = await PostalMime.parse(mail!.raw)
       return { subject, text }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: server.close,
   }
   return inbox
 }
