@@ -7,8 +7,9 @@
  * as the README says, with JavaScript on and off: sign up on the built-in pages, open the
  * verification link of the mail, confirm, sign in, see the session on init's account page after
  * a reload, sign out. Qwik 1 gets password and passkey sign-in (the passkey signs in too, with
- * Chromium's virtual authenticator); Qwik 2 the default, password. One install per starter, reused
- * by every mode.
+ * Chromium's virtual authenticator); Qwik 2 the default, password, and on its production server
+ * also forgot password and reset from the mail (`password-flows.ts` on the built-in pages). One
+ * install per starter, reused by every mode.
  */
 import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
