@@ -7,8 +7,9 @@
  * as the README says, with JavaScript on and off: sign up on the built-in pages, open the
  * verification link of the mail, confirm, sign in, see the session on init's account page after
  * a reload, sign out. Qwik 1 gets password and passkey sign-in (the passkey signs in too, with
- * Chromium's virtual authenticator); Qwik 2 the default, password. One install per starter, reused
- * by every mode.
+ * Chromium's virtual authenticator); Qwik 2 the default, password, and on its production server
+ * also forgot password and reset from the mail (`password-flows.ts` on the built-in pages). One
+ * install per starter, reused by every mode.
  */
 import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
@@ -16,7 +17,6 @@ import { dirname, join } from "node:path"
 import { parseEnv } from "node:util"
 import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { type SmtpInbox, startSmtpInbox } from "../packages/core/test/authjs-adapters/smtp-inbox.js"
 import { launch, open, pageErrors } from "./browser.js"
 import {
   createApp,
@@ -28,6 +28,16 @@ import {
   type RunningApp,
   removeFixtures,
 } from "./fixture-apps.js"
+import {
+  forgotPassword,
+  newVerifiedUser,
+  type PasswordPages,
+  resetPassword,
+  type SmtpMailbox,
+  SUBJECTS,
+  signInWithPassword,
+  startSmtpMailbox,
+} from "./password-flows.js"
 import {
   latchkeyLines,
   mailEnv,
@@ -55,10 +65,10 @@ const starters: Starter[] = [
 ]
 
 let browser: Browser
-let inbox: SmtpInbox
+let inbox: SmtpMailbox
 
 beforeAll(async () => {
-  ;[browser, inbox] = await Promise.all([launch(), startSmtpInbox()])
+  ;[browser, inbox] = await Promise.all([launch(), startSmtpMailbox()])
 })
 
 afterAll(async () => {
@@ -66,6 +76,61 @@ afterAll(async () => {
   await inbox?.close()
   if (!process.env.E2E_KEEP_FIXTURES) removeFixtures()
 })
+
+/** The oldest unread mail to `to`, for `passwordAccount`. */
+const nextMail = (to: string) => inbox.next(to, /^/)
+
+/**
+ * The built-in password pages (`/auth/password/*`, the built-in sign-in page) and init's account
+ * page, which says "Signed in as <email>" (or "Not signed in.").
+ */
+const INIT_PAGES: PasswordPages = {
+  signUp: "/auth/password/signup",
+  signIn: "/auth/signin",
+  forgot: "/auth/password/forgot",
+  account: "/account/",
+  signInEmail: 'form:has(input[name="password"]) input[name="email"]',
+  signInPassword: 'form:has(input[name="password"]) input[name="password"]',
+  signInSubmit: "button:has-text('Sign in with Password')",
+  signUpSubmit: "button:has-text('Create account')",
+  signUpDone: "text=Check your email",
+  forgotSubmit: "button:has-text('Send a reset link')",
+  forgotDone: "text=Check your email",
+  resetSubmit: "button:has-text('Set password and sign in')",
+  resetDone: "text=Signed in as",
+  accountEmail: "text=Signed in as",
+}
+
+/**
+ * Forgot password on the built-in pages, the reset mail, a new password: a second browser
+ * signed in as the same user is signed out, the browser that reset is signed in (back on the
+ * account page it signed in from), with the new password only.
+ */
+async function forgetAndReset(server: RunningApp, js: boolean): Promise<void> {
+  const user = { email: `init-reset-${randomUUID()}@example.com`, password: "a long old password" }
+  const a = await open(browser, server.url, { javaScriptEnabled: js })
+  const b = await open(browser, server.url, { javaScriptEnabled: js })
+  await newVerifiedUser(a.page, inbox, user, INIT_PAGES)
+  await signInWithPassword(b.page, user, INIT_PAGES, "?callbackUrl=%2Faccount%2F")
+  await b.page.getByText(`Signed in as ${user.email}`).waitFor()
+  await signOut(a.page)
+
+  await forgotPassword(a.page, user.email, INIT_PAGES)
+  const mail = await inbox.next(user.email, SUBJECTS.reset)
+  expect(mail.link).toMatch(/\/auth\/password\/reset\?/)
+  const password = "a long new password"
+  await resetPassword(a.page, mail.link!, password, INIT_PAGES)
+  expect(new URL(a.page.url()).pathname).toBe("/account/")
+  await a.page.getByText(`Signed in as ${user.email}`).waitFor()
+
+  await b.page.goto("/account/")
+  await b.page.getByText("Not signed in.").waitFor()
+  const old = await signInWithPassword(b.page, user, INIT_PAGES)
+  expect(old.searchParams.get("error")).toBe("CredentialsSignin")
+  await signInWithPassword(b.page, { ...user, password }, INIT_PAGES, "?callbackUrl=%2Faccount%2F")
+  await b.page.getByText(`Signed in as ${user.email}`).waitFor()
+  await Promise.all([a.context.close(), b.context.close()])
+}
 
 /** Console errors the mode being tested expects (`QWIK2_DEV_CONSOLE`). */
 let expectedConsole: RegExp | undefined
@@ -141,7 +206,15 @@ for (const starter of starters) {
 
         for (const js of [true, false]) {
           it(`signs up, confirms the mailed link, signs in and out, refuses a wrong password, ${js ? "with" : "without"} JavaScript`, () =>
-            passwordAccount(browser, server, inbox, { js, home: "/account/" }))
+            passwordAccount(browser, server, { nextMail }, { js, home: "/account/" }))
+        }
+
+        // Qwik 2's reset flow, on the production server already running (Qwik 1's is the demo's).
+        if (mode === "production" && starter.qwik === qwik2) {
+          for (const js of [true, false]) {
+            it(`forgets the password, resets it from the mail: the other browser is signed out, ${js ? "with" : "without"} JavaScript`, () =>
+              forgetAndReset(server, js))
+          }
         }
 
         if (starter.methods.includes("passkey")) {
