@@ -25,7 +25,6 @@
 //   m=19 MiB, t=2, p=1), so the hash costs the same; "hash share" is the hasher alone in the
 //   same rounds ÷ the request.
 import { Auth as AuthJs } from "@auth/core"
-import AuthJsCredentials from "@auth/core/providers/credentials"
 import GitHub from "@auth/core/providers/github"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
@@ -44,7 +43,7 @@ import {
 } from "./better-auth-app.mjs"
 import { printTable, roundRatio, runRounds } from "./harness.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
-import { csrf, post, sessionCookieOf } from "./sign-in.mjs"
+import { csrf, jwtCredentialsApps, post, sessionCookieOf } from "./sign-in.mjs"
 
 const SECRET = "bench-peers-secret-0123456789abcdef0123456789ab"
 const ORIGIN = "http://localhost:3000"
@@ -277,22 +276,7 @@ async function jwtRows(rows) {
       ? found
       : null
   }
-  const latchkey = {
-    secret: SECRET,
-    trustHost: true,
-    logger: quiet,
-    store: new MemoryStore(),
-    session: { strategy: "jwt" },
-    providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })],
-  }
-  const authjs = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    logger: quiet,
-    session: { strategy: "jwt" },
-    providers: [AuthJsCredentials({ credentials: { email: {}, password: {} }, authorize })],
-  }
+  const { latchkey, authjs } = jwtCredentialsApps(SECRET, authorize, { store: new MemoryStore() })
   const ba = await betterAuthApp({ password: plainHash, secret: SECRET })
   ok(await ba.handler(signUpRequest(EMAIL, PASSWORD, "Ada")), "better-auth sign-up")
   const lk = await csrf(Auth, latchkey)

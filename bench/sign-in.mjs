@@ -46,22 +46,25 @@ export const sessionCookieOf = (res) =>
     .map((line) => line.split(";")[0])
     .find((pair) => pair.startsWith("authjs.session-token=") && pair.length > 25)
 
+/**
+ * The same credentials app, JWT sessions, on Latchkey and on Auth.js: `authorize` for both,
+ * `latchkeyExtra` for options only Latchkey has (its store, two-factor).
+ */
+export function jwtCredentialsApps(secret, authorize, latchkeyExtra = {}) {
+  const credentials = { email: {}, password: {} }
+  const common = { secret, trustHost: true, logger: quiet, session: { strategy: "jwt" } }
+  return {
+    latchkey: { ...common, providers: [Credentials({ credentials, authorize })], ...latchkeyExtra },
+    authjs: {
+      ...common,
+      basePath: "/auth",
+      providers: [AuthJsCredentials({ credentials, authorize })],
+    },
+  }
+}
+
 export async function benchSignIn() {
-  const latchkey = {
-    secret: SECRET,
-    trustHost: true,
-    logger: quiet,
-    session: { strategy: "jwt" },
-    providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })],
-  }
-  const authjs = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    logger: quiet,
-    session: { strategy: "jwt" },
-    providers: [AuthJsCredentials({ credentials: { email: {}, password: {} }, authorize })],
-  }
+  const { latchkey, authjs } = jwtCredentialsApps(SECRET, authorize)
   const lk = await csrf(Auth, latchkey)
   const aj = await csrf(AuthJs, authjs)
   const form = (token) => ({ email: user.email, password: "right", csrfToken: token })
