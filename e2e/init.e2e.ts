@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { parseEnv } from "node:util"
-import type { Browser } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { launch, open, pageErrors } from "./browser.js"
 import {
@@ -63,6 +63,30 @@ const starters: Starter[] = [
   { name: "qwik1", qwik: qwik1, methods: "password,passkey", production: "node-server" },
   { name: "qwik2", qwik: qwik2, methods: "password", production: "preview" },
 ]
+
+/**
+ * The built-in sign-in page with its passkey form. After a sign-out with JavaScript, the account
+ * page can still be settling (Qwik's client navigation, the dev server's own requests); the
+ * sign-in page is opened once that is over, and if it still lacks the form the failure says what
+ * the browser was showing and what the server printed (CI once saw no form, with no clue why).
+ */
+async function openPasskeyForm(page: Page, server: RunningApp): Promise<void> {
+  await page.waitForLoadState("networkidle")
+  const response = await page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
+  try {
+    await page.locator("form[data-passkey] button").waitFor({ timeout: 15_000 })
+  } catch {
+    const shown = (
+      (await page
+        .locator("body")
+        .textContent()
+        .catch(() => "")) ?? ""
+    ).slice(0, 500)
+    throw new Error(
+      `no passkey form at ${page.url()} (status ${response?.status()}):\n${shown}\n--- server:\n${server.output().slice(-2000)}`,
+    )
+  }
+}
 
 let browser: Browser
 let inbox: SmtpMailbox
@@ -222,14 +246,13 @@ for (const starter of starters) {
             const { context, page } = await open(browser, server.url)
             await addVirtualAuthenticator(page)
             const email = `init-passkey-${randomUUID()}@example.com`
-            await page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
-            const form = page.locator("form[data-passkey]")
-            await form.locator('input[name="email"]').fill(email)
+            await openPasskeyForm(page, server)
+            await page.locator('form[data-passkey] input[name="email"]').fill(email)
             await press(page, "form[data-passkey] button")
             await page.waitForURL((url) => url.pathname.startsWith("/account"))
             await page.getByText(`Signed in as ${email}`).waitFor()
             await signOut(page)
-            await page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
+            await openPasskeyForm(page, server)
             await press(page, "form[data-passkey] button")
             await page.waitForURL((url) => url.pathname.startsWith("/account"))
             await page.getByText(`Signed in as ${email}`).waitFor()
