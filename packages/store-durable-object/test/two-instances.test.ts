@@ -18,13 +18,12 @@ import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import {
-  form,
+  enrolTotpAt,
   refusedAcross,
-  sessionCookie,
   signOutAcross,
+  totpReplayAcross,
 } from "../../../e2e/instance-requests.js"
 import { builtPackages, startWorker } from "../../../e2e/wrangler-dev.js"
-import { totpCode } from "../../core/src/lib/two-factor/totp.js"
 import { startBridge } from "../../store-upstash/test/bridge.mjs"
 
 if (!builtPackages("core", "adapter-postgres", "store-redis", "store-upstash")) {
@@ -170,49 +169,16 @@ if (!builtPackages("core", "adapter-postgres", "store-redis", "store-upstash")) 
         async () => {
           const email = `carol-${crypto.randomUUID()}@example.com`
           await createUser(email)
-          const password = form({ email, password: "right" })
-          // Enrol at A: signed in by password alone (not enrolled yet), then confirm a code.
-          const first = sessionCookie(await send("a", store, "/callback/credentials", password))
-          const json = (body: unknown, cookie: string): RequestInit => ({
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json",
-              "sec-fetch-site": "same-origin",
-              cookie,
-            },
-            body: JSON.stringify(body),
-          })
-          const enrol = await send("a", store, "/two-factor/enroll", json({}, first))
-          expect(enrol.status, worker.output()).toBe(200)
-          const { secret } = (await enrol.json()) as { secret: string }
-          const code0 = { code: totpCode(secret) }
-          expect((await send("a", store, "/two-factor/confirm", json(code0, first))).status).toBe(
-            200,
+          const secret = await enrolTotpAt(send, store, email)
+          const { accepted, replayAccepted, replayError } = await totpReplayAcross(
+            send,
+            store,
+            email,
+            secret,
           )
-
-          // A password step at each instance; the next step's code at A, then the same at B.
-          const pendingOf = (res: Response) => {
-            const line = res.headers
-              .getSetCookie()
-              .find((c) => c.startsWith("latchkey.two-factor="))
-            if (!line) throw new Error("no pending two-factor cookie")
-            return line.split(";")[0]!
-          }
-          const atA = pendingOf(await send("a", store, "/callback/credentials", password))
-          const atB = pendingOf(await send("b", store, "/callback/credentials", password))
-          const code = totpCode(secret, Date.now() + 30_000)
-          const opens = (res: Response) =>
-            res.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))
-          expect(opens(await send("a", store, "/two-factor/verify", form({ code }, atA)))).toBe(
-            true,
-          )
-          const replay = await send("b", store, "/two-factor/verify", form({ code }, atB))
-          expect(opens(replay)).toBe(!shared)
-          if (shared) {
-            const error = new URL(replay.headers.get("location") ?? "", worker.url).searchParams
-            expect(error.get("error")).toBe("InvalidTwoFactorCode")
-          }
+          expect(accepted, worker.output()).toBe(true)
+          expect(replayAccepted).toBe(!shared)
+          if (shared) expect(replayError).toBe("InvalidTwoFactorCode")
         },
       )
     }

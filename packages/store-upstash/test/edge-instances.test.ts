@@ -3,12 +3,15 @@
  * by two `edge-runtime` processes (as the runtime matrix runs Vercel Edge:
  * e2e/runtime-tools/serve-vercel-edge.mjs bundles a Build Output API function with esbuild and
  * runs it in Vercel's sandbox), sharing the HTTP store through the test bridge in front of
- * REDIS_URL. A rate limit counts across both and a sign-out on one is refused by the other on
- * its next read (strict revocation). The same requests with the per-isolate memory store are the
- * control: there each instance counts and revokes on its own.
+ * REDIS_URL. A rate limit counts across both, a sign-out on one is refused by the other on its
+ * next read (strict revocation), and a TOTP code accepted by one is refused by the other. The
+ * same requests with the per-isolate memory store are the control: there each instance counts,
+ * revokes and remembers spent codes on its own, so the other accepts the code again.
  *
- * TOTP is not here: two-factor needs an adapter, and no database client of the repository runs
- * on Vercel Edge (no TCP); workerd's test (store-durable-object/test/two-instances.test.ts) has it.
+ * No database client runs on Vercel Edge (no TCP), so the two-factor user is not in a database:
+ * each instance seeds its own memory adapter with the same row (the test seals the secret once
+ * and hands both the sealed value), which holds no single-use state: only the store's marker of
+ * the code's step can refuse the replay.
  */
 import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -16,9 +19,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { refusedAcross, signOutAcross } from "../../../e2e/instance-requests.js"
+import { refusedAcross, signOutAcross, totpReplayAcross } from "../../../e2e/instance-requests.js"
 import { installRuntimeTools, toolsDir } from "../../../e2e/runtime-tools/install.mjs"
 import { builtPackages } from "../../../e2e/wrangler-dev.js"
+import { sealTotpSecret } from "../../core/src/lib/two-factor/secret-at-rest.js"
+import { newTotpSecret } from "../../core/src/lib/two-factor/totp.js"
 import { startBridge } from "./bridge.mjs"
 import { REDIS_URL } from "./helpers.js"
 
@@ -56,11 +61,18 @@ describe.skipIf(!ready)(
       logLevel: "error",
     })
 
+    const secret = "a-test-secret-shared-by-both-instances-0123456789"
+    // The enrolled user's row, written once as the app's enrolment would write it to a database.
+    const totpUser = { id: `user-${crypto.randomUUID()}`, email: "carol@example.com" }
+    const totpSecret = newTotpSecret()
     const vars = {
-      AUTH_SECRET: "a-test-secret-shared-by-both-instances-0123456789",
+      AUTH_SECRET: secret,
       UPSTASH_URL: bridge.url,
       UPSTASH_TOKEN: bridge.token,
       UPSTASH_PREFIX: `latchkey-edge-instances-${crypto.randomUUID()}:`,
+      TOTP_USER_ID: totpUser.id,
+      TOTP_EMAIL: totpUser.email,
+      TOTP_SEALED: await sealTotpSecret([secret], totpUser.id, totpSecret),
     }
     /** One `edge-runtime` process serving the function; resolves once it listens. */
     const start = (name: string) =>
@@ -127,6 +139,23 @@ describe.skipIf(!ready)(
           expect(before?.user?.email).toBe(email)
           if (shared) expect(after).toBeNull()
           else expect(after?.user?.email).toBe(email)
+        },
+      )
+
+      it(
+        shared
+          ? "a TOTP code accepted by one instance is refused by the other"
+          : "control, memory store: the other instance accepts the same code again",
+        async () => {
+          const { accepted, replayAccepted, replayError } = await totpReplayAcross(
+            send,
+            store,
+            totpUser.email,
+            totpSecret,
+          )
+          expect(accepted, instances.a.output()).toBe(true)
+          expect(replayAccepted, instances.b.output()).toBe(!shared)
+          if (shared) expect(replayError).toBe("InvalidTwoFactorCode")
         },
       )
     }
