@@ -60,7 +60,7 @@ const AUTHORIZE = {
   GitHub: {
     url: "https://github.com/login/oauth/authorize",
     id: "github",
-    client: "github-client-id",
+    client: OAUTH_APPS.AUTH_GITHUB_ID,
   },
   Google: {
     url: "https://accounts.google.com/o/oauth2/v2/auth",
@@ -125,7 +125,8 @@ async function serve(
     AUTH_URL: url,
   }
   writeDotEnv(app, env)
-  const processEnv = { ...shell, NODE_OPTIONS: `--import=${offline}` }
+  const nodeOptions = `${process.env.NODE_OPTIONS ?? ""} --import=${offline}`.trim()
+  const processEnv = { ...shell, NODE_OPTIONS: nodeOptions }
   try {
     if (mode === "dev") {
       return { server: { ...(await startDev(app, port, processEnv)), url }, oidc, buildLog: "" }
