@@ -310,12 +310,19 @@ export function writeDotEnv(app: FixtureApp, values: Record<string, string>): vo
   writeFileSync(join(app.dir, ".env"), `${lines.join("\n")}\n`)
 }
 
-/** `npm run dev`: Vite's dev server (`vite --mode ssr`), reading `.env`. */
-export async function startDev(app: FixtureApp, port: number): Promise<RunningApp> {
+/**
+ * `npm run dev`: Vite's dev server (`vite --mode ssr`), reading `.env`; `env` is what the
+ * user's shell exports besides (`DATABASE_URL`, which the app reads from `process.env`).
+ */
+export async function startDev(
+  app: FixtureApp,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<RunningApp> {
   return start(
     app,
     ["--mode", "ssr", "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
-    {},
+    env,
     port,
   )
 }

@@ -1,0 +1,78 @@
+/**
+ * `npx latchkey init` in a fixture app, as the init suites run it (`init.e2e.ts`,
+ * `init-choices.e2e.ts`): our packages from their `npm pack` tarballs, then what init's "Next
+ * steps" ask the user to set, and the flows on init's account page (`/account/`, "Signed in as
+ * <email>") and the built-in sign-in page.
+ */
+import { readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { parseEnv } from "node:util"
+import type { Page } from "playwright-core"
+import { type FixtureApp, latchkeyCommand, packPackages } from "./fixture-apps.js"
+import type { SmtpMailbox } from "./password-flows.js"
+import { mailEnv, signOut } from "./quickstart-flows.js"
+import { addVirtualAuthenticator, press } from "./webauthn.js"
+
+export interface InitOptions {
+  /** `--sessions` (init's default, pglite, when absent). */
+  sessions?: string
+  /** `--force`: replace the files an earlier run wrote for another choice. */
+  force?: boolean
+  /** What the user's shell exports for init (`DATABASE_URL` for its migrations). */
+  env?: Record<string, string>
+}
+
+/**
+ * `npx latchkey init --yes --methods <methods>`, taking our packages from their tarballs (until
+ * they are published); resolves to what it printed.
+ */
+export async function init(
+  app: FixtureApp,
+  methods: string,
+  { sessions, force = false, env = {} }: InitOptions = {},
+): Promise<string> {
+  const packs = dirname((await packPackages())["@latchkey/core"]!)
+  const args = ["init", "--yes", "--methods", methods, "--install-from", packs]
+  if (sessions) args.push("--sessions", sessions)
+  if (force) args.push("--force")
+  // `npm install` as the e2e runs it everywhere: from npm's cache when it has the package.
+  return latchkeyCommand(app, args, { npm_config_prefer_offline: "true", ...env })
+}
+
+/** The variables init wrote to `.env`, and the mail settings its "Next steps" ask for. */
+export function appEnv(app: FixtureApp, inbox: Pick<SmtpMailbox, "url">): Record<string, string> {
+  const written = parseEnv(readFileSync(join(app.dir, ".env"), "utf8"))
+  return { AUTH_SECRET: String(written.AUTH_SECRET), ...mailEnv(inbox) }
+}
+
+/** The built-in sign-in page, coming back to init's account page. */
+export const SIGN_IN = "/auth/signin?callbackUrl=%2Faccount%2F"
+
+/** Wait until the page is init's account page, signed in as `email`. */
+export async function signedInAs(page: Page, email: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname.startsWith("/account"))
+  await page.getByText(`Signed in as ${email}`).waitFor()
+}
+
+/**
+ * On the built-in sign-in page (with Chromium's virtual authenticator): sign up with a passkey
+ * for `email`, see it on the account page, sign out, and sign back in with the passkey alone.
+ */
+export async function passkeySignUpAndBack(page: Page, email: string): Promise<void> {
+  await addVirtualAuthenticator(page)
+  await page.goto(SIGN_IN)
+  await page.locator('form[data-passkey] input[name="email"]').fill(email)
+  await press(page, "form[data-passkey] button")
+  await signedInAs(page, email)
+  await signOut(page)
+  await page.goto(SIGN_IN)
+  // init's Passkey() also offers the passkey in the email field's autofill (conditional UI),
+  // which Chromium's authenticator answers on its own: the page may be signing in already, so
+  // the button is pressed only if it is still there, and either way the passkey signs in.
+  await page
+    .evaluate(() => document.querySelector<HTMLElement>("form[data-passkey] button")?.click())
+    .catch((error: Error) => {
+      if (!/context was destroyed|navigat/i.test(error.message)) throw error
+    })
+  await signedInAs(page, email)
+}
