@@ -132,6 +132,8 @@ export const sql = {
   // user's rows): the user's expired rows go, and all but the newest $10 of the live others,
   // newest as listSessionsByUserId orders them. The DELETE sees the table as it was before the
   // INSERT, so the new row is never among them; sessions_userId_idx finds the user's rows.
+  // k sign-ins of one user at the same instant see the same snapshot and may leave k - 1 rows
+  // over the bound, until the next sign-in trims them.
   createSessionFullBounded: `WITH purged AS (
       DELETE FROM sessions WHERE "userId" = $1 AND (expires < now()
         OR id IN (SELECT id FROM sessions WHERE "userId" = $1 AND expires >= now()
