@@ -466,30 +466,37 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
           toSession,
         }
     return {
-      createSession: guarded("createSession", async (session: AdapterSession) => {
-        const userId = toDbId(session.userId)
-        if (userId === null) {
-          throw adapterRefusal("createSession", "userId is not an id of this database")
-        }
-        const row = await first(q.create, [
-          userId,
-          session.expires,
-          await tokenKey(session.sessionToken),
-          ...(withAccount
-            ? [
-                session.id ?? null,
-                session.createdAt ?? null,
-                session.lastSeenAt ?? null,
-                session.userAgent ?? null,
-                session.authTime ?? null,
-                session.amr ?? null,
-              ]
-            : []),
-        ])
-        if (!row) throw adapterRefusal("createSession", "no row returned")
-        // The row holds the hash; the core gets back the token it gave.
-        return q.toSession(session.sessionToken, row)
-      }),
+      createSession: guarded(
+        "createSession",
+        async (session: AdapterSession, bound?: SessionRecordBound) => {
+          const userId = toDbId(session.userId)
+          if (userId === null) {
+            throw adapterRefusal("createSession", "userId is not an id of this database")
+          }
+          // The core bounds only an adapter with the account API; without its columns there is
+          // no "createdAt" to find the newest by, and the rows stay as in Auth.js.
+          const bounded = withAccount && bound !== undefined
+          const row = await first(bounded ? sql.createSessionFullBounded : q.create, [
+            userId,
+            session.expires,
+            await tokenKey(session.sessionToken),
+            ...(withAccount
+              ? [
+                  session.id ?? null,
+                  session.createdAt ?? null,
+                  session.lastSeenAt ?? null,
+                  session.userAgent ?? null,
+                  session.authTime ?? null,
+                  session.amr ?? null,
+                ]
+              : []),
+            ...(bounded ? [othersKept(bound)] : []),
+          ])
+          if (!row) throw adapterRefusal("createSession", "no row returned")
+          // The row holds the hash; the core gets back the token it gave.
+          return q.toSession(session.sessionToken, row)
+        },
+      ),
 
       getSessionAndUser: guarded("getSessionAndUser", async (sessionToken: string) => {
         const row = await first(q.read, [await tokenKey(sessionToken)])

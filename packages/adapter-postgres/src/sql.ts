@@ -12,6 +12,12 @@ import {
   userColumnsOf,
 } from "./records.js"
 
+const insertSessionFull = `INSERT INTO sessions ("userId", expires, "sessionToken", "publicId",
+      "createdAt", "lastSeenAt", "userAgent", "authTime", amr)
+    VALUES ($1, $2, $3, COALESCE($4::uuid, gen_random_uuid()), COALESCE($5::timestamptz, now()),
+      $6, $7, $8, $9::text[])
+    RETURNING ${sessionColumns}`
+
 export const sql = {
   createUser: `INSERT INTO users (name, email, "emailVerified", image)
     VALUES ($1, $2, $3, $4) RETURNING ${userColumns}`,
@@ -120,11 +126,19 @@ export const sql = {
 
   // Account API (migration 0005). Used only when the adapter offers the account methods, so
   // a database without the columns keeps working with the statements above.
-  createSessionFull: `INSERT INTO sessions ("userId", expires, "sessionToken", "publicId",
-      "createdAt", "lastSeenAt", "userAgent", "authTime", amr)
-    VALUES ($1, $2, $3, COALESCE($4::uuid, gen_random_uuid()), COALESCE($5::timestamptz, now()),
-      $6, $7, $8, $9::text[])
-    RETURNING ${sessionColumns}`,
+  createSessionFull: insertSessionFull,
+
+  // Bounded per user as it is written (a script with one valid password must not grow the
+  // user's rows): the user's expired rows go, and all but the newest $10 of the live others,
+  // newest as listSessionsByUserId orders them. The DELETE sees the table as it was before the
+  // INSERT, so the new row is never among them; sessions_userId_idx finds the user's rows.
+  // k sign-ins of one user at the same instant see the same snapshot and may leave k - 1 rows
+  // over the bound, until the next sign-in trims them.
+  createSessionFullBounded: `WITH purged AS (
+      DELETE FROM sessions WHERE "userId" = $1 AND (expires < now()
+        OR id IN (SELECT id FROM sessions WHERE "userId" = $1 AND expires >= now()
+          ORDER BY "createdAt" DESC NULLS LAST, id DESC OFFSET $10::integer)))
+    ${insertSessionFull}`,
 
   getSessionAndUserFull: `SELECT s.expires AS "sessionExpires", s."publicId",
       s."createdAt" AS "sessionCreatedAt", s."lastSeenAt", s."userAgent", s."authTime", s.amr,

@@ -68,9 +68,12 @@ export interface AdapterSessionRecord {
   expires: Date
 }
 
-/** The bound a session record write keeps (`createSessionRecord`). */
+/**
+ * The bound a session write keeps: `createSessionRecord` (JWT sessions) and `createSession` of
+ * an adapter with the account API (database sessions).
+ */
 export interface SessionRecordBound {
-  /** Most records kept per user, the newest sign-ins (`session.maxListedSessions`). */
+  /** Most records (rows) kept per user, the newest sign-ins (`session.maxListedSessions`). */
   maxPerUser: number
 }
 
@@ -105,7 +108,14 @@ export interface Adapter {
    * the updated account, or `null` when there is no such account.
    */
   updateAccount?(account: AccountTokensUpdate): Awaitable<AdapterAccount | null>
-  createSession?(session: AdapterSession): Awaitable<AdapterSession>
+  /**
+   * Stores a new database session. `bound` is given only to an adapter with the account API
+   * (`listSessionsByUserId`): the same write then removes the user's expired sessions and all
+   * but the newest `bound.maxPerUser` (this one included, newest by `createdAt`), so one
+   * account signed in again and again never grows the table. An Auth.js adapter gets one
+   * argument, as in Auth.js: its rows go only when they expire or the user signs out.
+   */
+  createSession?(session: AdapterSession, bound?: SessionRecordBound): Awaitable<AdapterSession>
   /** One lookup returning the session and its user; `null` when there is no such session. */
   getSessionAndUser?(
     sessionToken: string,

@@ -54,6 +54,23 @@ export function MemoryAdapter(): Adapter {
   const findUser = (id: string | undefined) =>
     id === undefined ? null : copy(users.get(id) ?? null)
 
+  /**
+   * Deletes the user's expired sessions and all but the newest `keep` live others, in the same
+   * synchronous step as the insert that follows (as the SQL adapter's one statement does).
+   * Newest by `createdAt`; of equal ones (the core writes whole seconds), the later inserted.
+   */
+  function dropBeyondNewest(userId: string, keep: number) {
+    const now = Date.now()
+    const live: AdapterSession[] = []
+    for (const s of sessions.values()) {
+      if (s.userId !== userId) continue
+      if (s.expires.getTime() < now) sessions.delete(s.sessionToken)
+      else live.push(s)
+    }
+    live.reverse().sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0))
+    for (const s of live.slice(Math.max(0, keep))) sessions.delete(s.sessionToken)
+  }
+
   return {
     createUser(user) {
       // The core proposes an id; keep it when free (a database would generate its own).
@@ -156,13 +173,14 @@ export function MemoryAdapter(): Adapter {
       return copy(updated)
     },
 
-    createSession(session) {
+    createSession(session, bound) {
       if (sessions.has(session.sessionToken)) {
         throw new AdapterError("createSession: session token already exists")
       }
       // A public id separate from the token, as the SQL column's default gives one.
       const stored: AdapterSession = { ...copy(session), id: session.id ?? crypto.randomUUID() }
       stored.createdAt ??= new Date()
+      if (bound) dropBeyondNewest(stored.userId, bound.maxPerUser - 1)
       sessions.set(session.sessionToken, stored)
       return copy(stored)
     },

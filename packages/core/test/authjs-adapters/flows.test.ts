@@ -173,6 +173,25 @@ for (const make of [drizzleOnPglite, unstorageInMemory]) {
       expect(stored?.counter).toBe(3)
     })
 
+    it("session.maxListedSessions does not reach an Auth.js adapter: createSession gets one argument, every row stays until it expires, as in Auth.js", async () => {
+      // Counts the arguments only: an extra one would be ignored by the adapter, not refused.
+      const argCounts: number[] = []
+      const adapter = {
+        ...db.adapter,
+        createSession: (...args: Parameters<NonNullable<typeof db.adapter.createSession>>) => {
+          argCounts.push(args.length)
+          return db.adapter.createSession!(...args)
+        },
+      }
+      const cfg = config({ adapter, session: { strategy: "database", maxListedSessions: 1 } })
+      const browsers = [browser(Auth, cfg), browser(Auth, cfg), browser(Auth, cfg)]
+      for (const b of browsers) await oidcSignIn(b)
+      expect(argCounts).toEqual([1, 1, 1])
+      for (const b of browsers) {
+        expect((await b.session())?.user?.email?.toLowerCase()).toBe("alice@example.com")
+      }
+    })
+
     describe("database sessions shared with @auth/core on the same adapter", () => {
       const authjsConfig = () => ({
         secret: SECRET,

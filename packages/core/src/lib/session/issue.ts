@@ -41,9 +41,11 @@ export async function issueDatabaseSession(
   const now = nowSeconds()
   const expires = new Date((now + config.session.maxAge) * 1000)
   const row: AdapterSession = { sessionToken, userId, expires }
-  // Only an adapter with the account API's session methods stores these fields; an Auth.js
-  // adapter (Prisma, Drizzle…) may refuse columns it does not have.
-  if (typeof adapter.listSessionsByUserId === "function") {
+  // Only an adapter with the account API's session methods stores these fields and keeps the
+  // bound; an Auth.js adapter (Prisma, Drizzle…) may refuse columns or arguments it does not
+  // know, and keeps its rows until they expire or the user signs out, as in Auth.js.
+  const latchkey = typeof adapter.listSessionsByUserId === "function"
+  if (latchkey) {
     const at = new Date(now * 1000)
     Object.assign(row, {
       id: crypto.randomUUID(),
@@ -54,7 +56,10 @@ export async function issueDatabaseSession(
       amr: facts.amr ?? null,
     })
   }
-  const created = await adapter.createSession!(row)
+  // Bounded when written: a script with one valid password must not grow the user's rows.
+  const created = latchkey
+    ? await adapter.createSession!(row, { maxPerUser: config.session.maxListedSessions })
+    : await adapter.createSession!(row)
   if (previous && previous !== sessionToken) {
     try {
       await adapter.deleteSession!(previous)
