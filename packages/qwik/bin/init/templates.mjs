@@ -56,6 +56,19 @@ const PROVIDERS = {
   },
 }
 
+/**
+ * Whether the account page shows the password and address forms: with the Password provider,
+ * on Qwik 1. Qwik 2 (2.0.0-beta.45) gets the sign-in/out page: with these forms on it, its
+ * production client re-fetched no session after the sign-out action (`invalidate: [useSession]`),
+ * so the page kept showing "Signed in as"; and without JavaScript the answer of any action on a
+ * page below the plugin's loaders is a 500 (the router rebuilds the loader's request from the
+ * action's POST, whose body it has already read: "Response body object should not be disturbed").
+ * @param {Choice} choice
+ */
+function hasAccountForms({ methods, project }) {
+  return methods.includes("password") && project.qwik === 1
+}
+
 /** @param {string[]} lines @param {string} indent */
 function indented(lines, indent) {
   return lines.map((line) => `${indent}${line}`).join("\n")
@@ -65,7 +78,8 @@ function indented(lines, indent) {
  * `src/routes/plugin@auth.ts`.
  * @param {Choice} choice
  */
-export function pluginAuth({ methods, sessions, project }) {
+export function pluginAuth(choice) {
+  const { methods, sessions, project } = choice
   const providers = methods.map((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)])
   const usesEnv = methods.some((m) => ["password", "email", "oidc"].includes(m))
   const imports = [
@@ -90,7 +104,7 @@ ${imports.join("\n")}
   const config = `routeAuth$((${usesEnv ? "{ env }" : ""}) => ({
 ${body.join("\n")}
 }))`
-  if (!methods.includes("password")) {
+  if (!hasAccountForms(choice)) {
     return `${header}
 export const { onRequest, useSession, useSignIn, useSignOut } = ${config}
 `
@@ -157,11 +171,14 @@ export const adapter = PostgresAdapter(pool)
 /**
  * `src/routes/account/index.tsx`: who is signed in, a sign-out button, and a link to the
  * built-in sign-in page (which shows every configured method) otherwise. With the Password
- * provider, also the password (change, remove, or set one) and the address (change).
+ * provider (on Qwik 1, see {@link hasAccountForms}), also the password (change, remove, or set
+ * one) and the address (change).
  * @param {Choice} choice
  */
-export function accountPage({ methods, project }) {
-  return methods.includes("password") ? passwordAccountPage(project) : signInOutPage(project)
+export function accountPage(choice) {
+  return hasAccountForms(choice)
+    ? passwordAccountPage(choice.project)
+    : signInOutPage(choice.project)
 }
 
 /** @param {import("./project.mjs").Project} project */
