@@ -264,7 +264,7 @@ async function passkeyAccountPassword(server: RunningApp): Promise<void> {
   await a.page.getByText("No password yet").waitFor()
   const gone = await signInWithPassword(b.page, user, INIT_PAGES)
   expect(gone.searchParams.get("error")).toBe("CredentialsSignin")
-  expect(gone.searchParams.get("code")).toBeNull()
+  expect(gone.searchParams.get("code")).not.toBe("email-unverified")
   await Promise.all([a.context.close(), b.context.close()])
 }
 
