@@ -32,8 +32,6 @@ import {
 } from "./fixture-apps.js"
 import {
   type AccountForms,
-  changeEmail,
-  changePassword,
   confirmLink,
   forgotPassword,
   newVerifiedUser,
@@ -172,17 +170,16 @@ async function accountChanges(server: RunningApp, js: boolean): Promise<void> {
   await signInWithPassword(b.page, user, INIT_PAGES)
   await expectSignedIn(b.page, user.email)
 
-  const wrong = await changePassword(
-    a.page,
-    "not the password",
-    "whatever else",
-    INIT_FORMS,
-    INIT_PAGES,
-  )
-  expect(wrong).toEqual({ done: false, text: "The current password is not right." })
+  const send = (submit: string, fields: Record<string, string>) =>
+    sendAccountForm(a.page, submit, fields, INIT_FORMS, INIT_PAGES)
+  const wrong = { currentPassword: "not the password", password: "whatever else" }
+  expect(await send(INIT_FORMS.changePassword, wrong)).toEqual({
+    done: false,
+    text: "The current password is not right.",
+  })
   const password = "a long new password"
-  const changed = await changePassword(a.page, user.password, password, INIT_FORMS, INIT_PAGES)
-  expect(changed.done).toBe(true)
+  const change = { currentPassword: user.password, password }
+  expect((await send(INIT_FORMS.changePassword, change)).done).toBe(true)
   await expectSignedIn(a.page, user.email)
   await expectSignedIn(b.page, null)
   const old = await signInWithPassword(b.page, user, INIT_PAGES)
@@ -192,7 +189,8 @@ async function accountChanges(server: RunningApp, js: boolean): Promise<void> {
   await expectSignedIn(b.page, user.email)
 
   const email = `init-moved-${randomUUID()}@example.com`
-  expect((await changeEmail(a.page, email, user.password, INIT_FORMS, INIT_PAGES)).done).toBe(true)
+  const move = { email, currentPassword: user.password }
+  expect((await send(INIT_FORMS.changeEmail, move)).done).toBe(true)
   await inbox.next(user.email, SUBJECTS.emailChangeNotice)
   const proof = await inbox.next(email, SUBJECTS.emailChange)
   await expectSignedIn(a.page, user.email)
@@ -205,13 +203,7 @@ async function accountChanges(server: RunningApp, js: boolean): Promise<void> {
   await signInWithPassword(b.page, user, INIT_PAGES)
   await expectSignedIn(b.page, user.email)
 
-  const removed = await sendAccountForm(
-    a.page,
-    INIT_FORMS.removePassword,
-    {},
-    INIT_FORMS,
-    INIT_PAGES,
-  )
+  const removed = await send(INIT_FORMS.removePassword, {})
   expect(removed).toMatchObject({
     done: false,
     text: expect.stringContaining("last way to sign in"),

@@ -291,30 +291,6 @@ export async function sendAccountForm(
   }
 }
 
-/** Change the password on the account page (the current one is asked for). */
-export function changePassword(
-  page: Page,
-  currentPassword: string,
-  password: string,
-  forms: AccountForms,
-  pages: PasswordPages,
-): Promise<AccountAnswer> {
-  const fields = { currentPassword, password }
-  return sendAccountForm(page, forms.changePassword, fields, forms, pages)
-}
-
-/** Ask to move the account to `email` (the current password is asked for when there is one). */
-export function changeEmail(
-  page: Page,
-  email: string,
-  currentPassword: string,
-  forms: AccountForms,
-  pages: PasswordPages,
-): Promise<AccountAnswer> {
-  const fields = { email, currentPassword }
-  return sendAccountForm(page, forms.changeEmail, fields, forms, pages)
-}
-
 /**
  * A new password account on the demo, signed in on the account page. The address is confirmed
  * through the dev mailbox when the demo has one (a demo without any mail runs without address

@@ -181,13 +181,8 @@ export function accountPage(choice) {
     : signInOutPage(choice.project)
 }
 
-/** @param {import("./project.mjs").Project} project */
-function signInOutPage(project) {
-  return `import { component$ } from "${project.core}"
-import { Form } from "${project.router}"
-import { useSession, useSignOut } from "../plugin@auth"
-
-export default component$(() => {
+/** Both account pages' start: the session, and a link to the sign-in page when signed out. */
+const SESSION_OR_SIGN_IN = `export default component$(() => {
   const session = useSession()
   const signOut = useSignOut()
 
@@ -197,7 +192,15 @@ export default component$(() => {
         Not signed in. <a href="/auth/signin?callbackUrl=%2Faccount">Sign in</a>
       </p>
     )
-  }
+  }`
+
+/** @param {import("./project.mjs").Project} project */
+function signInOutPage(project) {
+  return `import { component$ } from "${project.core}"
+import { Form } from "${project.router}"
+import { useSession, useSignOut } from "../plugin@auth"
+
+${SESSION_OR_SIGN_IN}
   return (
     <Form action={signOut}>
       <p>Signed in as {session.value.user?.email ?? session.value.user?.name}</p>
@@ -227,17 +230,7 @@ import {
 // Exported by this page only, so only this page reads the account (see plugin@auth.ts).
 export const useAccount = accountLoaders.useAccount
 
-export default component$(() => {
-  const session = useSession()
-  const signOut = useSignOut()
-
-  if (!session.value) {
-    return (
-      <p>
-        Not signed in. <a href="/auth/signin?callbackUrl=%2Faccount">Sign in</a>
-      </p>
-    )
-  }
+${SESSION_OR_SIGN_IN}
   return (
     <>
       <Form action={signOut}>
