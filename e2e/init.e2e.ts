@@ -7,15 +7,17 @@
  * as the README says, with JavaScript on and off: sign up on the built-in pages, open the
  * verification link of the mail, confirm, sign in, see the session on init's account page after
  * a reload, sign out. Qwik 1 gets password and passkey sign-in (the passkey signs in too, with
- * Chromium's virtual authenticator); Qwik 2 the default, password, and on its production server
- * also forgot password and reset from the mail (`password-flows.ts` on the built-in pages). One
- * install per starter, reused by every mode.
+ * Chromium's virtual authenticator), and on its production server init's account page: change
+ * the password and the address (JavaScript on and off), and a passkey account setting and
+ * removing a password; Qwik 2 the default, password, and on its production server also forgot
+ * password and reset from the mail (`password-flows.ts` on the built-in pages). One install per
+ * starter, reused by every mode.
  */
 import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { parseEnv } from "node:util"
-import type { Browser } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { launch, open, pageErrors } from "./browser.js"
 import {
@@ -29,12 +31,15 @@ import {
   removeFixtures,
 } from "./fixture-apps.js"
 import {
+  type AccountForms,
+  confirmLink,
   forgotPassword,
   newVerifiedUser,
   type PasswordPages,
   resetPassword,
   type SmtpMailbox,
   SUBJECTS,
+  sendAccountForm,
   signInWithPassword,
   startSmtpMailbox,
 } from "./password-flows.js"
@@ -132,6 +137,129 @@ async function forgetAndReset(server: RunningApp, js: boolean): Promise<void> {
   await Promise.all([a.context.close(), b.context.close()])
 }
 
+/** init's account page: a `<Form>` per change, its answer a status line or an alert. */
+const INIT_FORMS: AccountForms = {
+  changePassword: "button:has-text('Change password')",
+  setPassword: "button:has-text('Set password')",
+  removePassword: "button:has-text('Remove password')",
+  changeEmail: "button:has-text('Change address')",
+  done: '[role="status"]',
+  refused: '[role="alert"]',
+}
+
+/** Whether a browser is signed in, and as whom, on init's account page. */
+async function expectSignedIn(page: Page, email: string | null): Promise<void> {
+  await page.goto("/account/")
+  await page.getByText(email ? `Signed in as ${email}` : "Not signed in.").waitFor()
+}
+
+/**
+ * init's account page (Qwik 1), signed in with a password. A wrong current password is refused
+ * with the page's message; a change signs out the user's other browser, and only the new
+ * password signs in. A new address waits for the link mailed to it (the old one gets a notice),
+ * then signs in instead of the old one. The password cannot be removed: it is the only way in.
+ */
+async function accountChanges(server: RunningApp, js: boolean): Promise<void> {
+  const user = {
+    email: `init-account-${randomUUID()}@example.com`,
+    password: "a long old password",
+  }
+  const a = await open(browser, server.url, { javaScriptEnabled: js })
+  const b = await open(browser, server.url, { javaScriptEnabled: js })
+  await newVerifiedUser(a.page, inbox, user, INIT_PAGES)
+  await signInWithPassword(b.page, user, INIT_PAGES)
+  await expectSignedIn(b.page, user.email)
+
+  const send = (submit: string, fields: Record<string, string>) =>
+    sendAccountForm(a.page, submit, fields, INIT_FORMS, INIT_PAGES)
+  const wrong = { currentPassword: "not the password", password: "whatever else" }
+  expect(await send(INIT_FORMS.changePassword, wrong)).toEqual({
+    done: false,
+    text: "The current password is not right.",
+  })
+  const password = "a long new password"
+  const change = { currentPassword: user.password, password }
+  expect((await send(INIT_FORMS.changePassword, change)).done).toBe(true)
+  await expectSignedIn(a.page, user.email)
+  await expectSignedIn(b.page, null)
+  const old = await signInWithPassword(b.page, user, INIT_PAGES)
+  expect(old.searchParams.get("error")).toBe("CredentialsSignin")
+  user.password = password
+  await signInWithPassword(b.page, user, INIT_PAGES)
+  await expectSignedIn(b.page, user.email)
+
+  const email = `init-moved-${randomUUID()}@example.com`
+  const move = { email, currentPassword: user.password }
+  expect((await send(INIT_FORMS.changeEmail, move)).done).toBe(true)
+  await inbox.next(user.email, SUBJECTS.emailChangeNotice)
+  const proof = await inbox.next(email, SUBJECTS.emailChange)
+  await expectSignedIn(a.page, user.email)
+  await confirmLink(a.page, proof.link!)
+  await expectSignedIn(a.page, email)
+  await signOut(b.page)
+  const before = await signInWithPassword(b.page, user, INIT_PAGES)
+  expect(before.searchParams.get("error")).toBe("CredentialsSignin")
+  user.email = email
+  await signInWithPassword(b.page, user, INIT_PAGES)
+  await expectSignedIn(b.page, user.email)
+
+  const removed = await send(INIT_FORMS.removePassword, {})
+  expect(removed).toMatchObject({
+    done: false,
+    text: expect.stringContaining("last way to sign in"),
+  })
+  await Promise.all([a.context.close(), b.context.close()])
+}
+
+/**
+ * A passkey account on init's account page (Qwik 1) sets a password, which signs in in another
+ * browser once the address is proved, then removes it (the passkey is still a way in): the
+ * password is refused.
+ */
+async function passkeyAccountPassword(server: RunningApp): Promise<void> {
+  const user = {
+    email: `init-pk-pw-${randomUUID()}@example.com`,
+    password: "a long first password",
+  }
+  const a = await open(browser, server.url)
+  await addVirtualAuthenticator(a.page)
+  await a.page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
+  await a.page.locator('form[data-passkey] input[name="email"]').fill(user.email)
+  await press(a.page, "form[data-passkey] button")
+  await a.page.getByText("No password yet").waitFor()
+  const fields = { password: user.password }
+  const set = await sendAccountForm(a.page, INIT_FORMS.setPassword, fields, INIT_FORMS, INIT_PAGES)
+  expect(set.done).toBe(true)
+  // Another browser, without the passkey (whose autofill would sign in on the sign-in page).
+  // The password is right, but a passkey sign-up proved no address: the sign-in page offers
+  // the link again, and once it is confirmed the password signs in.
+  const b = await open(browser, server.url)
+  const unproven = await signInWithPassword(b.page, user, INIT_PAGES)
+  expect(unproven.searchParams.get("code")).toBe("email-unverified")
+  const resend = b.page.locator("form[data-latchkey-resend]")
+  await resend.locator('input[name="email"]').fill(user.email)
+  await resend.locator("button").click()
+  await b.page.getByText("Check your email").waitFor()
+  await confirmLink(b.page, (await inbox.next(user.email, SUBJECTS.verify)).link!)
+  await signInWithPassword(b.page, user, INIT_PAGES)
+  await expectSignedIn(b.page, user.email)
+  await signOut(b.page)
+
+  const removed = await sendAccountForm(
+    a.page,
+    INIT_FORMS.removePassword,
+    {},
+    INIT_FORMS,
+    INIT_PAGES,
+  )
+  expect(removed.done).toBe(true)
+  await a.page.getByText("No password yet").waitFor()
+  const gone = await signInWithPassword(b.page, user, INIT_PAGES)
+  expect(gone.searchParams.get("error")).toBe("CredentialsSignin")
+  expect(gone.searchParams.get("code")).not.toBe("email-unverified")
+  await Promise.all([a.context.close(), b.context.close()])
+}
+
 /** Console errors the mode being tested expects (`QWIK2_DEV_CONSOLE`). */
 let expectedConsole: RegExp | undefined
 
@@ -215,6 +343,16 @@ for (const starter of starters) {
             it(`forgets the password, resets it from the mail: the other browser is signed out, ${js ? "with" : "without"} JavaScript`, () =>
               forgetAndReset(server, js))
           }
+        }
+
+        // init's account page has the password and address forms on Qwik 1 only (templates.mjs).
+        if (mode === "production" && starter.qwik === qwik1) {
+          for (const js of [true, false]) {
+            it(`changes the password and the address on the account page, ${js ? "with" : "without"} JavaScript`, () =>
+              accountChanges(server, js))
+          }
+          it("sets a password for a passkey account on the account page, and removes it", () =>
+            passkeyAccountPassword(server))
         }
 
         if (starter.methods.includes("passkey")) {

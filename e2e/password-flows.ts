@@ -246,6 +246,52 @@ export async function resetPassword(
 }
 
 /**
+ * The password and address forms of an account page, each found by its submit button (its
+ * fields by their `name`: `currentPassword`, `password`, `email`), and what a form answered.
+ */
+export interface AccountForms {
+  changePassword: string
+  setPassword: string
+  removePassword: string
+  changeEmail: string
+  /** The answer of a form that did its change. */
+  done: string
+  /** The answer of a form that was refused, with the reason for the person on the page. */
+  refused: string
+}
+
+/** What an account form answered: whether the change was made, and the page's words. */
+export interface AccountAnswer {
+  done: boolean
+  text: string
+}
+
+/**
+ * Open the account page, fill the form `submit` belongs to and send it; resolves once the page
+ * shows the answer (re-rendered in place with JavaScript, a new page without).
+ */
+export async function sendAccountForm(
+  page: Page,
+  submit: string,
+  fields: Record<string, string>,
+  forms: AccountForms,
+  pages: PasswordPages,
+): Promise<AccountAnswer> {
+  await page.goto(pages.account)
+  const form = page.locator("form", { has: page.locator(submit) })
+  for (const [name, value] of Object.entries(fields)) {
+    await form.locator(`input[name="${name}"]`).fill(value)
+  }
+  await form.locator(submit).click()
+  const answer = page.locator(`${forms.done}, ${forms.refused}`).first()
+  await answer.waitFor()
+  return {
+    done: await page.locator(forms.done).isVisible(),
+    text: (await answer.textContent()) ?? "",
+  }
+}
+
+/**
  * A new password account on the demo, signed in on the account page. The address is confirmed
  * through the dev mailbox when the demo has one (a demo without any mail runs without address
  * verification, and its sign-up page says so).

@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url"
 import { PGlite } from "@electric-sql/pglite"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
+import { checkModule } from "../src/vite-checks.js"
 
 const bin = fileURLToPath(new URL("../bin/latchkey.mjs", import.meta.url))
 const root = fileURLToPath(new URL("../../..", import.meta.url))
@@ -151,9 +152,18 @@ describe("latchkey init", () => {
       expect(plugin.includes("adapter,")).toBe(sessions !== "jwt")
       expect(plugin.includes("enableWebAuthn: true")).toBe(methods.includes("passkey"))
       expect(existsSync(join(dir, "src/lib/db.ts"))).toBe(sessions !== "jwt")
-      expect(read(dir, "src/routes/account/index.tsx")).toContain(
-        starter === "starter" ? '"@builder.io/qwik"' : '"@qwik.dev/core"',
-      )
+      const account = read(dir, "src/routes/account/index.tsx")
+      expect(account).toContain(starter === "starter" ? '"@builder.io/qwik"' : '"@qwik.dev/core"')
+      // With a password on Qwik 1: its section and the address change, on the account loader,
+      // which the page exports and the plugin does not (Qwik City would run it on every page).
+      // Qwik 2 keeps the sign-in/out page (templates.mjs, hasAccountForms).
+      const password = methods.split(",").includes("password") && starter === "starter"
+      for (const action of ["useChangePassword", "useSetPassword", "useRemovePassword"]) {
+        expect(account.includes(action)).toBe(password)
+      }
+      expect(account.includes("<Form action={change}>")).toBe(password)
+      expect(account.includes("export const useAccount = accountLoaders.useAccount")).toBe(password)
+      expect(checkModule(join(dir, "src/routes/plugin@auth.ts"), plugin, dir)).toEqual([])
       // The plugin goes into Qwik 1's config only (@latchkey/qwik2 has none; routeAuth$ needs none).
       expect(read(dir, "vite.config.ts").includes("latchkey()")).toBe(starter === "starter")
       if (sessions === "pglite") {

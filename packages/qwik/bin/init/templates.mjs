@@ -56,6 +56,19 @@ const PROVIDERS = {
   },
 }
 
+/**
+ * Whether the account page shows the password and address forms: with the Password provider,
+ * on Qwik 1. Qwik 2 (2.0.0-beta.45) gets the sign-in/out page: with these forms on it, its
+ * production client re-fetched no session after the sign-out action (`invalidate: [useSession]`),
+ * so the page kept showing "Signed in as"; and without JavaScript the answer of any action on a
+ * page below the plugin's loaders is a 500 (the router rebuilds the loader's request from the
+ * action's POST, whose body it has already read: "Response body object should not be disturbed").
+ * @param {Choice} choice
+ */
+function hasAccountForms({ methods, project }) {
+  return methods.includes("password") && project.qwik === 1
+}
+
 /** @param {string[]} lines @param {string} indent */
 function indented(lines, indent) {
   return lines.map((line) => `${indent}${line}`).join("\n")
@@ -65,7 +78,8 @@ function indented(lines, indent) {
  * `src/routes/plugin@auth.ts`.
  * @param {Choice} choice
  */
-export function pluginAuth({ methods, sessions, project }) {
+export function pluginAuth(choice) {
+  const { methods, sessions, project } = choice
   const providers = methods.map((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)])
   const usesEnv = methods.some((m) => ["password", "email", "oidc"].includes(m))
   const imports = [
@@ -83,13 +97,36 @@ export function pluginAuth({ methods, sessions, project }) {
     "  ],",
     ...(methods.includes("passkey") ? ["  experimental: { enableWebAuthn: true },"] : []),
   ]
-  return `// Written by \`npx latchkey init --methods ${methods.join(",")} --sessions ${sessions}\`. Yours to edit:
+  const header = `// Written by \`npx latchkey init --methods ${methods.join(",")} --sessions ${sessions}\`. Yours to edit:
 // init leaves a file that differs from what it would write alone (unless --force).
 ${imports.join("\n")}
-
-export const { onRequest, useSession, useSignIn, useSignOut } = routeAuth$((${usesEnv ? "{ env }" : ""}) => ({
+`
+  const config = `routeAuth$((${usesEnv ? "{ env }" : ""}) => ({
 ${body.join("\n")}
-}))
+}))`
+  if (!hasAccountForms(choice)) {
+    return `${header}
+export const { onRequest, useSession, useSignIn, useSignOut } = ${config}
+`
+  }
+  return `${header}
+const auth = ${config}
+
+export const {
+  onRequest,
+  useSession,
+  useSignIn,
+  useSignOut,
+  // The account page's password and address forms.
+  useChangePassword,
+  useSetPassword,
+  useRemovePassword,
+  useChangeEmail,
+} = auth
+
+// Qwik City runs every loader a plugin exports on every page: the account (a database read) is
+// handed over in a plain object, and the account page, which shows it, exports it.
+export const accountLoaders = { useAccount: auth.useAccount }
 `
 }
 
@@ -133,15 +170,19 @@ export const adapter = PostgresAdapter(pool)
 
 /**
  * `src/routes/account/index.tsx`: who is signed in, a sign-out button, and a link to the
- * built-in sign-in page (which shows every configured method) otherwise.
+ * built-in sign-in page (which shows every configured method) otherwise. With the Password
+ * provider (on Qwik 1, see {@link hasAccountForms}), also the password (change, remove, or set
+ * one) and the address (change).
  * @param {Choice} choice
  */
-export function accountPage({ project }) {
-  return `import { component$ } from "${project.core}"
-import { Form } from "${project.router}"
-import { useSession, useSignOut } from "../plugin@auth"
+export function accountPage(choice) {
+  return hasAccountForms(choice)
+    ? passwordAccountPage(choice.project)
+    : signInOutPage(choice.project)
+}
 
-export default component$(() => {
+/** Both account pages' start: the session, and a link to the sign-in page when signed out. */
+const SESSION_OR_SIGN_IN = `export default component$(() => {
   const session = useSession()
   const signOut = useSignOut()
 
@@ -151,7 +192,15 @@ export default component$(() => {
         Not signed in. <a href="/auth/signin?callbackUrl=%2Faccount">Sign in</a>
       </p>
     )
-  }
+  }`
+
+/** @param {import("./project.mjs").Project} project */
+function signInOutPage(project) {
+  return `import { component$ } from "${project.core}"
+import { Form } from "${project.router}"
+import { useSession, useSignOut } from "../plugin@auth"
+
+${SESSION_OR_SIGN_IN}
   return (
     <Form action={signOut}>
       <p>Signed in as {session.value.user?.email ?? session.value.user?.name}</p>
@@ -159,6 +208,141 @@ export default component$(() => {
     </Form>
   )
 })
+`
+}
+
+/** @param {import("./project.mjs").Project} project */
+function passwordAccountPage(project) {
+  return `// Every change is a <Form> on one of the binding's actions: it works without JavaScript too,
+// and shows what the action answered (done, or why not) below the form.
+import { component$ } from "${project.core}"
+import { Form } from "${project.router}"
+import {
+  accountLoaders,
+  useChangeEmail,
+  useChangePassword,
+  useRemovePassword,
+  useSession,
+  useSetPassword,
+  useSignOut,
+} from "../plugin@auth"
+
+// Exported by this page only, so only this page reads the account (see plugin@auth.ts).
+export const useAccount = accountLoaders.useAccount
+
+${SESSION_OR_SIGN_IN}
+  return (
+    <>
+      <Form action={signOut}>
+        <p>Signed in as {session.value.user?.email ?? session.value.user?.name}</p>
+        <button type="submit">Sign out</button>
+      </Form>
+      <PasswordSection />
+      <EmailSection />
+    </>
+  )
+})
+
+/**
+ * The password as a way to sign in: change it (the current one is needed; every other device
+ * is signed out), remove it (refused when it is the last way in), or set one.
+ */
+const PasswordSection = component$(() => {
+  const account = useAccount()
+  const change = useChangePassword()
+  const remove = useRemovePassword()
+  const set = useSetPassword()
+  const password = account.value?.password
+  if (!password) return null
+  return (
+    <section>
+      <h2>Password</h2>
+      {password.set ? (
+        <>
+          <Form action={change}>
+            <CurrentPassword />
+            <NewPassword />
+            <button type="submit">Change password</button>
+          </Form>
+          <Form action={remove}>
+            <button type="submit">Remove password</button>
+          </Form>
+        </>
+      ) : (
+        <Form action={set}>
+          <p>No password yet: set one to sign in with your address and a password.</p>
+          <NewPassword />
+          <button type="submit">Set password</button>
+        </Form>
+      )}
+      <Answer value={change.value} done="Password changed. Your other devices are signed out." />
+      <Answer value={remove.value} done="Password removed." />
+      <Answer value={set.value} done="Password set." />
+    </section>
+  )
+})
+
+/** A new address takes effect once the link mailed to it is opened; the old one gets a notice. */
+const EmailSection = component$(() => {
+  const account = useAccount()
+  const change = useChangeEmail()
+  if (!account.value) return null
+  return (
+    <section>
+      <h2>Email address</h2>
+      <Form action={change}>
+        <label>
+          New address <input name="email" type="email" autoComplete="email" required />
+        </label>
+        {account.value.password?.set && <CurrentPassword />}
+        <button type="submit">Change address</button>
+      </Form>
+      <Answer value={change.value} done="Open the link we sent to the new address to confirm it." />
+    </section>
+  )
+})
+
+const CurrentPassword = () => (
+  <label>
+    Current password{" "}
+    <input name="currentPassword" type="password" autoComplete="current-password" required />
+  </label>
+)
+
+// The server's password policy decides (8 characters at least by default) and says why not.
+const NewPassword = () => (
+  <label>
+    New password <input name="password" type="password" autoComplete="new-password" required />
+  </label>
+)
+
+/** The parts of an action's answer shown: \`{ ok: true }\`, or a failure and its message. */
+interface ActionAnswer {
+  ok?: boolean
+  failed?: boolean
+  formErrors?: string[]
+  fieldErrors?: Record<string, string | string[] | undefined>
+  /** When the change needs a recent sign-in: the sign-in page, back here afterwards. */
+  signInUrl?: string
+}
+
+const Answer = (props: { value: ActionAnswer | undefined; done: string }) => {
+  const value = props.value
+  if (value?.ok) return <p role="status">{props.done}</p>
+  if (!value?.failed) return null
+  const fieldError = Object.values(value.fieldErrors ?? {}).flat()[0]
+  return (
+    <p role="alert">
+      {value.formErrors?.[0] ?? fieldError ?? "That did not work. Please try again."}
+      {value.signInUrl && (
+        <>
+          {" "}
+          <a href={value.signInUrl}>Sign in again</a>
+        </>
+      )}
+    </p>
+  )
+}
 `
 }
 
