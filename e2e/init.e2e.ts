@@ -14,22 +14,18 @@
  * starter, reused by every mode.
  */
 import { randomUUID } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { dirname, join } from "node:path"
-import { parseEnv } from "node:util"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { launch, open, pageErrors } from "./browser.js"
 import {
   createApp,
   type FixtureApp,
-  latchkeyCommand,
-  packPackages,
   type QwikVersion,
   qwik1,
   type RunningApp,
   removeFixtures,
 } from "./fixture-apps.js"
+import { appEnv, init, passkeySignUpAndBack } from "./init-apps.js"
 import {
   type AccountForms,
   confirmLink,
@@ -45,7 +41,6 @@ import {
 } from "./password-flows.js"
 import {
   latchkeyLines,
-  mailEnv,
   passwordAccount,
   QWIK2_DEV_CONSOLE,
   serveApp,
@@ -268,20 +263,6 @@ afterEach(() => {
   expect(errors.filter((e) => !expectedConsole?.test(e))).toEqual([])
 })
 
-/** `npx latchkey init --yes`, taking our packages from their tarballs (until they are published). */
-async function init(app: FixtureApp, methods: string): Promise<string> {
-  const packs = dirname((await packPackages())["@latchkey/core"]!)
-  const args = ["init", "--yes", "--methods", methods, "--install-from", packs]
-  // `npm install` as the e2e runs it everywhere: from npm's cache when it has the package.
-  return latchkeyCommand(app, args, { npm_config_prefer_offline: "true" })
-}
-
-/** The variables init wrote to `.env`, and the mail settings its "Next steps" ask for. */
-function appEnv(app: FixtureApp): Record<string, string> {
-  const written = parseEnv(readFileSync(join(app.dir, ".env"), "utf8"))
-  return { AUTH_SECRET: String(written.AUTH_SECRET), ...mailEnv(inbox) }
-}
-
 for (const starter of starters) {
   describe(`npx latchkey init --methods ${starter.methods}, ${starter.name} starter`, () => {
     let app: FixtureApp
@@ -323,7 +304,7 @@ for (const starter of starters) {
             buildLog = log
           }
           // At `localhost`, as init's AUTH_URL: passkeys need a host name.
-          const options = { env: appEnv(app), host: "localhost" } as const
+          const options = { env: appEnv(app, inbox), host: "localhost" } as const
           server = await serveApp(app, mode, onBuild, starter.production, options)
           if (mode === "dev" && starter.qwik === qwik2) expectedConsole = QWIK2_DEV_CONSOLE
         }, SETUP_TIMEOUT)
@@ -358,22 +339,7 @@ for (const starter of starters) {
         if (starter.methods.includes("passkey")) {
           it("signs up with a passkey on the built-in sign-in page, and back in with it", async () => {
             const { context, page } = await open(browser, server.url)
-            await addVirtualAuthenticator(page)
-            const email = `init-passkey-${randomUUID()}@example.com`
-            await page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
-            await page.locator('form[data-passkey] input[name="email"]').fill(email)
-            await press(page, "form[data-passkey] button")
-            await page.waitForURL((url) => url.pathname.startsWith("/account"))
-            await page.getByText(`Signed in as ${email}`).waitFor()
-            await signOut(page)
-            // Back in without a click: the Passkey provider (`enableConditionalUI`, on by default)
-            // offers the passkey in the email field's autofill (conditional mediation), which
-            // Chromium's virtual authenticator answers as a person picking it from the list
-            // would. (Pressing the button raced that request: CI once saw the page signed in
-            // and gone before the press.)
-            await page.goto("/auth/signin?callbackUrl=%2Faccount%2F")
-            await page.waitForURL((url) => url.pathname.startsWith("/account"))
-            await page.getByText(`Signed in as ${email}`).waitFor()
+            await passkeySignUpAndBack(page, `init-passkey-${randomUUID()}@example.com`)
             await context.close()
           })
         }
