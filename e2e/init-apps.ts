@@ -7,9 +7,11 @@
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { parseEnv } from "node:util"
-import type { Page } from "playwright-core"
-import { type FixtureApp, latchkeyCommand, packPackages } from "./fixture-apps.js"
-import type { SmtpMailbox } from "./password-flows.js"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll } from "vitest"
+import { launch } from "./browser.js"
+import { type FixtureApp, latchkeyCommand, packPackages, removeFixtures } from "./fixture-apps.js"
+import { type SmtpMailbox, startSmtpMailbox } from "./password-flows.js"
 import { mailEnv, signOut } from "./quickstart-flows.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
 
@@ -75,4 +77,22 @@ export async function passkeySignUpAndBack(page: Page, email: string): Promise<v
       if (!/context was destroyed|navigat/i.test(error.message)) throw error
     })
   await signedInAs(page, email)
+}
+
+/**
+ * One Chromium and one SMTP server for the whole file, handed to `use` before its tests; both
+ * closed after them, and the file's fixture apps removed (unless `E2E_KEEP_FIXTURES`).
+ */
+export function sharedBrowserAndInbox(use: (browser: Browser, inbox: SmtpMailbox) => void): void {
+  let browser: Browser | undefined
+  let inbox: SmtpMailbox | undefined
+  beforeAll(async () => {
+    ;[browser, inbox] = await Promise.all([launch(), startSmtpMailbox()])
+    use(browser, inbox)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await inbox?.close()
+    if (!process.env.E2E_KEEP_FIXTURES) removeFixtures()
+  })
 }

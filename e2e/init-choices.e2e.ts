@@ -19,7 +19,7 @@ import pg from "pg"
 import type { APIResponse, Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startLocalOidc } from "../examples/qwik-app/scripts/local-oidc.mjs"
-import { launch, open, pageErrors } from "./browser.js"
+import { open, pageErrors } from "./browser.js"
 import {
   buildProduction,
   createApp,
@@ -28,14 +28,20 @@ import {
   type QwikVersion,
   qwik1,
   type RunningApp,
-  removeFixtures,
   startDev,
   startProduction,
   typeCheck,
   writeDotEnv,
 } from "./fixture-apps.js"
-import { appEnv, init, passkeySignUpAndBack, SIGN_IN, signedInAs } from "./init-apps.js"
-import { type SmtpMailbox, startSmtpMailbox } from "./password-flows.js"
+import {
+  appEnv,
+  init,
+  passkeySignUpAndBack,
+  SIGN_IN,
+  sharedBrowserAndInbox,
+  signedInAs,
+} from "./init-apps.js"
+import type { SmtpMailbox } from "./password-flows.js"
 import { latchkeyLines, QWIK2_DEV_CONSOLE, signOut } from "./quickstart-flows.js"
 import { qwik2 } from "./qwik2-apps.js"
 
@@ -78,14 +84,9 @@ type LocalOidc = Awaited<ReturnType<typeof startLocalOidc>>
 let browser: Browser
 let inbox: SmtpMailbox
 
-beforeAll(async () => {
-  ;[browser, inbox] = await Promise.all([launch(), startSmtpMailbox()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await inbox?.close()
-  if (!process.env.E2E_KEEP_FIXTURES) removeFixtures()
+sharedBrowserAndInbox((b, i) => {
+  browser = b
+  inbox = i
 })
 
 /** Console errors the mode being tested expects (`QWIK2_DEV_CONSOLE`). */

@@ -16,16 +16,15 @@
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { launch, open, pageErrors } from "./browser.js"
+import { open, pageErrors } from "./browser.js"
 import {
   createApp,
   type FixtureApp,
   type QwikVersion,
   qwik1,
   type RunningApp,
-  removeFixtures,
 } from "./fixture-apps.js"
-import { appEnv, init, passkeySignUpAndBack } from "./init-apps.js"
+import { appEnv, init, passkeySignUpAndBack, sharedBrowserAndInbox } from "./init-apps.js"
 import {
   type AccountForms,
   confirmLink,
@@ -37,7 +36,6 @@ import {
   SUBJECTS,
   sendAccountForm,
   signInWithPassword,
-  startSmtpMailbox,
 } from "./password-flows.js"
 import {
   latchkeyLines,
@@ -67,14 +65,9 @@ const starters: Starter[] = [
 let browser: Browser
 let inbox: SmtpMailbox
 
-beforeAll(async () => {
-  ;[browser, inbox] = await Promise.all([launch(), startSmtpMailbox()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await inbox?.close()
-  if (!process.env.E2E_KEEP_FIXTURES) removeFixtures()
+sharedBrowserAndInbox((b, i) => {
+  browser = b
+  inbox = i
 })
 
 /** The oldest unread mail to `to`, for `passwordAccount`. */
