@@ -74,7 +74,7 @@ async function signUp(config: AuthConfig, email: string) {
   const b = browser(config)
   const key = softwareAuthenticator()
   const res = await b.send(
-    "/webauthn-options/passkey?action=register&email=" + encodeURIComponent(email),
+    `/webauthn-options/passkey?action=register&email=${encodeURIComponent(email)}`,
     {
       headers: { "user-agent": FIREFOX_LINUX },
     },
