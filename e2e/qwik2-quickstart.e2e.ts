@@ -46,7 +46,8 @@ let expectedConsole: RegExp | undefined
 beforeAll(async () => {
   ;[browser, inbox] = await Promise.all([launch(), startSmtpInbox()])
   const extras = ["@latchkey/adapter-postgres", pglitePackage()]
-  app = await createApp("quickstart-qwik2", ["quickstart"], extras, qwik2)
+  // `action-result`: one page more, below `/`, whose action answers with a result.
+  app = await createApp("quickstart-qwik2", ["quickstart", "action-result"], extras, qwik2)
   // The quick start's one shell step for PGlite.
   mkdirSync(join(app.dir, ".data"), { recursive: true })
 }, SETUP_TIMEOUT)
@@ -88,6 +89,43 @@ for (const mode of ["dev", "production"] as const) {
       it(`signs up, confirms the mailed link, signs in and out, refuses a wrong password, ${js ? "with" : "without"} JavaScript`, () =>
         passwordAccount(browser, servers[mode]!, inbox, { js, home: "/" }))
     }
+
+    // Qwik 2 runs `useSession` (declared at `/`) for `/notes/` on a request it rebuilds from the
+    // action's POST, body included: the plugin keeps that body unread (src/action-body.ts).
+    it("renders an action's result for a form POST without JavaScript, the session loader included", async () => {
+      const { context, page } = await open(browser, servers[mode]!.url, {
+        javaScriptEnabled: false,
+      })
+      await page.goto("/notes/")
+      await page.getByText("Not signed in").waitFor()
+      await page.fill('input[name="note"]', "kept")
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST"),
+        page.click("button:has-text('Save')"),
+      ])
+      expect(response.status()).toBe(200)
+      await page.getByRole("status").filter({ hasText: "Saved: kept" }).waitFor()
+      await page.getByText("Not signed in").waitFor()
+      await context.close()
+    })
+
+    // The dev server ends a sign-out in a page load (src/redirect.ts); on a production build the
+    // action returns to the page it came from and lists `useSession` for the client to re-fetch,
+    // which Qwik 2 declares at `/` (the plugin) while the page is `/notes/`.
+    it.runIf(mode === "production")(
+      "re-fetches the session after a sign-out on a page below / with JavaScript",
+      async () => {
+        const { context, page } = await open(browser, servers[mode]!.url)
+        const user = { email: `notes-${randomUUID()}@example.com`, password: "a long new password" }
+        await signUpAndSignIn(page, inbox, user, "/")
+        await page.goto("/notes/")
+        await page.getByText(`Signed in as ${user.email}`).waitFor()
+        await page.click("button:has-text('Sign out')")
+        await page.getByText("Not signed in").waitFor()
+        expect(new URL(page.url()).pathname).toBe("/notes/")
+        await context.close()
+      },
+    )
 
     it("answers a cross-site form POST to /auth/* with Qwik 2's own 403, before onRequest (README)", async () => {
       // What breaks `response_mode=form_post` callbacks on Qwik 2 unless `checkOrigin: false`.

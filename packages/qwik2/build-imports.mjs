@@ -12,6 +12,8 @@
  * - `redirect.ts`: Qwik 2 answers an action submitted with JavaScript as JSON and follows its
  *   redirect with `goto()`, which does nothing for the page already shown; its data requests are
  *   `q-loader-*.json`, not `q-data.json`.
+ * - `action-body.ts`: Qwik 2 rebuilds the request of a loader declared at another path from the
+ *   action's request, body included, after the action has read it.
  */
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -51,7 +53,7 @@ export function isExternal(id) {
 }
 
 /** File names (in both source directories) that Qwik 2 replaces. */
-export const overridden = ["route-options.ts", "redirect.ts"]
+export const overridden = ["route-options.ts", "redirect.ts", "action-body.ts"]
 
 /**
  * The Qwik 2 file for `resolved`, when it is an overridden v1 module imported by anything but

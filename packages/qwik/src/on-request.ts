@@ -5,6 +5,7 @@
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { Auth, setConnectionIp } from "@latchkey/core"
+import { keepActionBody } from "./action-body.js"
 import { basePathOf } from "./config.js"
 import { applySetCookieHeaders, withoutSetCookie } from "./cookies.js"
 import { connectionIp } from "./internal-request.js"
@@ -61,5 +62,6 @@ export async function handleRequest(
     if (isQDataRequest(event)) answerDataRequest(event)
     await answerAuthRequest(event, config)
   }
+  await keepActionBody(event)
   await loadSession(event, config)
 }
