@@ -7,11 +7,11 @@
  * as the README says, with JavaScript on and off: sign up on the built-in pages, open the
  * verification link of the mail, confirm, sign in, see the session on init's account page after
  * a reload, sign out. Qwik 1 gets password and passkey sign-in (the passkey signs in too, with
- * Chromium's virtual authenticator), and on its production server init's account page: change
- * the password and the address (JavaScript on and off), and a passkey account setting and
- * removing a password; Qwik 2 the default, password, and on its production server also forgot
- * password and reset from the mail (`password-flows.ts` on the built-in pages). One install per
- * starter, reused by every mode.
+ * Chromium's virtual authenticator) and a passkey account setting and removing a password on
+ * init's account page; Qwik 2 the default, password, and forgot password and reset from the mail
+ * (`password-flows.ts` on the built-in pages). On both, in both modes, init's account page:
+ * change the password and the address (JavaScript on and off). One install per starter, reused
+ * by every mode.
  */
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
@@ -311,20 +311,20 @@ for (const starter of starters) {
             passwordAccount(browser, server, { nextMail }, { js, home: "/account/" }))
         }
 
-        // Qwik 2's reset flow, on the production server already running (Qwik 1's is the demo's).
-        if (mode === "production" && starter.qwik === qwik2) {
+        // Qwik 2's reset flow, on the server already running (Qwik 1's is the demo's).
+        if (starter.qwik === qwik2) {
           for (const js of [true, false]) {
             it(`forgets the password, resets it from the mail: the other browser is signed out, ${js ? "with" : "without"} JavaScript`, () =>
               forgetAndReset(server, js))
           }
         }
 
-        // init's account page has the password and address forms on Qwik 1 only (templates.mjs).
-        if (mode === "production" && starter.qwik === qwik1) {
-          for (const js of [true, false]) {
-            it(`changes the password and the address on the account page, ${js ? "with" : "without"} JavaScript`, () =>
-              accountChanges(server, js))
-          }
+        // init's account page: the password and address forms (the Password provider).
+        for (const js of [true, false]) {
+          it(`changes the password and the address on the account page, ${js ? "with" : "without"} JavaScript`, () =>
+            accountChanges(server, js))
+        }
+        if (mode === "production" && starter.methods.includes("passkey")) {
           it("sets a password for a passkey account on the account page, and removes it", () =>
             passkeyAccountPassword(server))
         }

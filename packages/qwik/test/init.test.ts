@@ -154,15 +154,18 @@ describe("latchkey init", () => {
       expect(existsSync(join(dir, "src/lib/db.ts"))).toBe(sessions !== "jwt")
       const account = read(dir, "src/routes/account/index.tsx")
       expect(account).toContain(starter === "starter" ? '"@builder.io/qwik"' : '"@qwik.dev/core"')
-      // With a password on Qwik 1: its section and the address change, on the account loader,
-      // which the page exports and the plugin does not (Qwik City would run it on every page).
-      // Qwik 2 keeps the sign-in/out page (templates.mjs, hasAccountForms).
-      const password = methods.split(",").includes("password") && starter === "starter"
+      // With a password: its section and the address change, on the account loader, which the
+      // page exports and the plugin does not (Qwik City would run it on every page). On Qwik 2
+      // the page also exports the session (templates.mjs, QWIK2_SESSION_ON_PAGE).
+      const password = methods.split(",").includes("password")
       for (const action of ["useChangePassword", "useSetPassword", "useRemovePassword"]) {
         expect(account.includes(action)).toBe(password)
       }
       expect(account.includes("<Form action={change}>")).toBe(password)
       expect(account.includes("export const useAccount = accountLoaders.useAccount")).toBe(password)
+      expect(account.includes("export const useSessionOfPage = useSession")).toBe(
+        password && starter !== "starter",
+      )
       expect(checkModule(join(dir, "src/routes/plugin@auth.ts"), plugin, dir)).toEqual([])
       // The plugin goes into Qwik 1's config only (@latchkey/qwik2 has none; routeAuth$ needs none).
       expect(read(dir, "vite.config.ts").includes("latchkey()")).toBe(starter === "starter")

@@ -57,16 +57,11 @@ const PROVIDERS = {
 }
 
 /**
- * Whether the account page shows the password and address forms: with the Password provider,
- * on Qwik 1. Qwik 2 (2.0.0-beta.45) gets the sign-in/out page: with these forms on it, its
- * production client re-fetched no session after the sign-out action (`invalidate: [useSession]`),
- * so the page kept showing "Signed in as"; and without JavaScript the answer of any action on a
- * page below the plugin's loaders is a 500 (the router rebuilds the loader's request from the
- * action's POST, whose body it has already read: "Response body object should not be disturbed").
+ * Whether the account page shows the password and address forms: with the Password provider.
  * @param {Choice} choice
  */
-function hasAccountForms({ methods, project }) {
-  return methods.includes("password") && project.qwik === 1
+function hasAccountForms({ methods }) {
+  return methods.includes("password")
 }
 
 /** @param {string[]} lines @param {string} indent */
@@ -171,7 +166,7 @@ export const adapter = PostgresAdapter(pool)
 /**
  * `src/routes/account/index.tsx`: who is signed in, a sign-out button, and a link to the
  * built-in sign-in page (which shows every configured method) otherwise. With the Password
- * provider (on Qwik 1, see {@link hasAccountForms}), also the password (change, remove, or set
+ * provider, also the password (change, remove, or set
  * one) and the address (change).
  * @param {Choice} choice
  */
@@ -181,7 +176,12 @@ export function accountPage(choice) {
     : signInOutPage(choice.project)
 }
 
-/** Both account pages' start: the session, and a link to the sign-in page when signed out. */
+/**
+ * Both account pages' start: the session, and a link to the sign-in page when signed out. The
+ * pages read \`session.value?.user\` even below the check: Qwik 2 updates a text bound to the
+ * session as soon as the session changes to null, before the component renders its signed-out
+ * branch (a TypeError in the console otherwise).
+ */
 const SESSION_OR_SIGN_IN = `export default component$(() => {
   const session = useSession()
   const signOut = useSignOut()
@@ -203,13 +203,23 @@ import { useSession, useSignOut } from "../plugin@auth"
 ${SESSION_OR_SIGN_IN}
   return (
     <Form action={signOut}>
-      <p>Signed in as {session.value.user?.email ?? session.value.user?.name}</p>
+      <p>Signed in as {session.value?.user?.email ?? session.value?.user?.name}</p>
       <button type="submit">Sign out</button>
     </Form>
   )
 })
 `
 }
+
+/**
+ * Qwik 2 (2.0.0-beta.45) re-fetches after an action only the loaders its client can place on a
+ * route, and its Vite plugin places a plugin's loaders only from \`export const { … } =
+ * routeAuth$(…)\`, not from \`export const { … } = auth\`: exported again by the page, the session
+ * is re-fetched here after the sign-out.
+ */
+const QWIK2_SESSION_ON_PAGE = `// Qwik 2 re-fetches the session after an action on this page only if the page exports it too.
+export const useSessionOfPage = useSession
+`
 
 /** @param {import("./project.mjs").Project} project */
 function passwordAccountPage(project) {
@@ -229,12 +239,12 @@ import {
 
 // Exported by this page only, so only this page reads the account (see plugin@auth.ts).
 export const useAccount = accountLoaders.useAccount
-
+${project.qwik === 1 ? "" : QWIK2_SESSION_ON_PAGE}
 ${SESSION_OR_SIGN_IN}
   return (
     <>
       <Form action={signOut}>
-        <p>Signed in as {session.value.user?.email ?? session.value.user?.name}</p>
+        <p>Signed in as {session.value?.user?.email ?? session.value?.user?.name}</p>
         <button type="submit">Sign out</button>
       </Form>
       <PasswordSection />
