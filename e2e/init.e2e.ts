@@ -8,10 +8,10 @@
  * verification link of the mail, confirm, sign in, see the session on init's account page after
  * a reload, sign out. Qwik 1 gets password and passkey sign-in (the passkey signs in too, with
  * Chromium's virtual authenticator) and a passkey account setting and removing a password on
- * init's account page; Qwik 2 the default, password, and forgot password and reset from the mail
- * (`password-flows.ts` on the built-in pages). On both, in both modes, init's account page:
- * change the password and the address (JavaScript on and off). One install per starter, reused
- * by every mode.
+ * init's account page; Qwik 2 the default, password. On both, in both modes, JavaScript on and
+ * off: forgot password and reset from the mail (`password-flows.ts` on the built-in pages), and
+ * on init's account page a change of the password and of the address. One install per starter,
+ * reused by every mode.
  */
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
@@ -311,12 +311,10 @@ for (const starter of starters) {
             passwordAccount(browser, server, { nextMail }, { js, home: "/account/" }))
         }
 
-        // Qwik 2's reset flow, on the server already running (Qwik 1's is the demo's).
-        if (starter.qwik === qwik2) {
-          for (const js of [true, false]) {
-            it(`forgets the password, resets it from the mail: the other browser is signed out, ${js ? "with" : "without"} JavaScript`, () =>
-              forgetAndReset(server, js))
-          }
+        // The reset flow on the built-in pages.
+        for (const js of [true, false]) {
+          it(`forgets the password, resets it from the mail: the other browser is signed out, ${js ? "with" : "without"} JavaScript`, () =>
+            forgetAndReset(server, js))
         }
 
         // init's account page: the password and address forms (the Password provider).
