@@ -30,7 +30,8 @@ import {
   serveApp,
 } from "./quickstart-flows.js"
 
-const SETUP_TIMEOUT = 240_000
+// A production build, and once more if the first hangs (fixture-apps.ts, buildOnce).
+const SETUP_TIMEOUT = 420_000
 
 let browser: Browser
 let inbox: SmtpInbox
