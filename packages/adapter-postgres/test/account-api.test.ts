@@ -4,18 +4,11 @@
  * way to sign in), JWT and database sessions, a fresh schema per test.
  */
 import { accountApiScenarios } from "../../core/test/account/account-api-scenarios.js"
-import { migrate, PostgresAdapter } from "../src/index.js"
-import { backends, type TestDatabase } from "./helpers.js"
+import { backends, freshAdapters } from "./helpers.js"
 
 for (const backend of backends) {
-  let db: TestDatabase | undefined
   accountApiScenarios({
     name: `postgres on ${backend.name}`,
-    async adapter() {
-      await db?.close()
-      db = await backend.create()
-      await migrate(db.client)
-      return PostgresAdapter(db.client)
-    },
+    adapter: freshAdapters(backend).adapter,
   })
 }

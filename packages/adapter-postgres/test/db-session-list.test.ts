@@ -5,26 +5,23 @@
  */
 import { afterAll } from "vitest"
 import { databaseSessionListScenarios } from "../../core/test/account/db-session-list-scenarios.js"
-import { migrate, PostgresAdapter } from "../src/index.js"
-import { backends, type TestDatabase } from "./helpers.js"
+import { backends, freshAdapters } from "./helpers.js"
 
 for (const backend of backends) {
-  let db: TestDatabase | undefined
-  afterAll(async () => await db?.close())
+  const fresh = freshAdapters(backend)
+  afterAll(fresh.close)
   databaseSessionListScenarios({
     name: `postgres on ${backend.name}`,
-    async adapter() {
-      await db?.close()
-      db = await backend.create()
-      await migrate(db.client)
-      return PostgresAdapter(db.client)
-    },
+    adapter: fresh.adapter,
     // 2,000 sign-ins: the bound holds from the 51st on, and CI stays short.
     signIns: 2_000,
     countRows: async (userId) =>
       Number(
-        (await db!.sql(`SELECT count(*)::int AS n FROM sessions WHERE "userId" = $1`, [userId]))[0]!
-          .n,
+        (
+          await fresh
+            .database()
+            .sql(`SELECT count(*)::int AS n FROM sessions WHERE "userId" = $1`, [userId])
+        )[0]!.n,
       ),
   })
 }

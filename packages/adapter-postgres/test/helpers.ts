@@ -5,7 +5,7 @@
  */
 import { PGlite } from "@electric-sql/pglite"
 import pg from "pg"
-import type { Queryable } from "../src/index.js"
+import { migrate, PostgresAdapter, type Queryable } from "../src/index.js"
 
 export const databaseUrl = process.env.DATABASE_URL
 
@@ -167,4 +167,26 @@ export async function runSql(db: TestDatabase, script: string) {
   const exec = (db.client as { exec?: (sql: string) => Promise<unknown> }).exec
   if (exec) await exec.call(db.client, script)
   else await db.client.query(script)
+}
+
+/**
+ * A fresh, migrated `PostgresAdapter` on `backend` for each call, the previous database closed:
+ * the shared scenario suites (core/test/…-scenarios.ts) ask for a clean adapter per test.
+ */
+export function freshAdapters(backend: Backend) {
+  let db: TestDatabase | undefined
+  return {
+    async adapter() {
+      await db?.close()
+      db = await backend.create()
+      await migrate(db.client)
+      return PostgresAdapter(db.client)
+    },
+    /** The database behind the last adapter made (to inspect what is stored). */
+    database(): TestDatabase {
+      if (!db) throw new Error("freshAdapters: no adapter made yet")
+      return db
+    },
+    close: async () => await db?.close(),
+  }
 }

@@ -5,18 +5,11 @@
  * sessions with it (foreign keys, ON DELETE CASCADE).
  */
 import { ownershipScenarios } from "../../core/test/ownership/scenarios.js"
-import { migrate, PostgresAdapter } from "../src/index.js"
-import { backends, type TestDatabase } from "./helpers.js"
+import { backends, freshAdapters } from "./helpers.js"
 
 for (const backend of backends) {
-  let db: TestDatabase | undefined
   ownershipScenarios({
     name: `postgres on ${backend.name}`,
-    async adapter() {
-      await db?.close()
-      db = await backend.create()
-      await migrate(db.client)
-      return PostgresAdapter(db.client)
-    },
+    adapter: freshAdapters(backend).adapter,
   })
 }

@@ -5,18 +5,11 @@
  * (`authTime`, `amr`) live in the session row and ending a session deletes it.
  */
 import { stolenSessionScenarios } from "../../core/test/account/stolen-session-scenarios.js"
-import { migrate, PostgresAdapter } from "../src/index.js"
-import { backends, type TestDatabase } from "./helpers.js"
+import { backends, freshAdapters } from "./helpers.js"
 
 for (const backend of backends) {
-  let db: TestDatabase | undefined
   stolenSessionScenarios({
     name: `postgres on ${backend.name}`,
-    async adapter() {
-      await db?.close()
-      db = await backend.create()
-      await migrate(db.client)
-      return PostgresAdapter(db.client)
-    },
+    adapter: freshAdapters(backend).adapter,
   })
 }
