@@ -6,11 +6,11 @@
  */
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
+import { withDirectoryLock } from "../directory-lock.mjs"
 
 const run = promisify(execFile)
 export const toolsDir = fileURLToPath(new URL(".", import.meta.url))
@@ -26,7 +26,7 @@ export async function installRuntimeTools() {
   if (installed()) return
   // Test files in parallel workers (workerd's and Vercel Edge's) both get here on a fresh
   // clone: two `npm ci` in one directory corrupt each other's tarball extraction.
-  await withInstallLock(async () => {
+  await withDirectoryLock(lockDir, async () => {
     if (installed()) return
     const { NODE_ENV: _, ...env } = process.env
     await run("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], {
@@ -39,43 +39,3 @@ export async function installRuntimeTools() {
 }
 
 const lockDir = join(toolsDir, ".install-lock")
-
-/** Runs `install` holding a lock between processes: a directory, which only one can create. */
-async function withInstallLock(install) {
-  for (;;) {
-    try {
-      mkdirSync(lockDir)
-      break
-    } catch (error) {
-      if (error.code !== "EEXIST") throw error
-      if (holderGone()) rmSync(lockDir, { recursive: true, force: true })
-      else await sleep(250)
-    }
-  }
-  writeFileSync(join(lockDir, "pid"), String(process.pid))
-  try {
-    await install()
-  } finally {
-    rmSync(lockDir, { recursive: true, force: true })
-  }
-}
-
-/** Whether the lock was left by a process that no longer runs (killed mid-install). */
-function holderGone() {
-  try {
-    const pid = Number(readFileSync(join(lockDir, "pid"), "utf8"))
-    process.kill(pid, 0)
-    return false
-  } catch (error) {
-    if (error.code === "ESRCH") return true
-    // No pid yet: the holder has just created the lock, unless that was long ago.
-    if (error.code === "ENOENT") {
-      try {
-        return Date.now() - statSync(lockDir).mtimeMs > 60_000
-      } catch {
-        return false
-      }
-    }
-    return false
-  }
-}

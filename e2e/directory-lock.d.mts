@@ -1,0 +1,1 @@
+export declare function withDirectoryLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T>
