@@ -29,6 +29,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { inject } from "vitest"
+import { withDirectoryLock } from "./directory-lock.mjs"
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -59,7 +60,7 @@ let tarballs: Promise<Record<string, string>> | undefined
  * global setup packs them, and every test file reads the list it wrote.
  */
 export function packPackages(dir: string = cacheDir()): Promise<Record<string, string>> {
-  tarballs ??= (async () => {
+  tarballs ??= inCacheLock(dir, "packs", async () => {
     const out = join(dir, "packs")
     const manifest = join(out, "packed.json")
     if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, "utf8"))
@@ -76,8 +77,17 @@ export function packPackages(dir: string = cacheDir()): Promise<Record<string, s
     }
     writeFileSync(manifest, JSON.stringify(packed))
     return packed
-  })()
+  })
   return tarballs
+}
+
+/**
+ * `fill` under a lock in the cache: `npm test` runs the e2e projects in processes side by side
+ * on one cache (`E2E_FIXTURE_CACHE`), so the first packs and installs and the others find it done.
+ */
+function inCacheLock<T>(dir: string, name: string, fill: () => Promise<T>): Promise<T> {
+  mkdirSync(dir, { recursive: true })
+  return withDirectoryLock(join(dir, `.lock-${name}`), fill)
 }
 
 const starters = new Map<string, Promise<string>>()
@@ -90,7 +100,7 @@ function installedStarter(qwik: QwikVersion): Promise<string> {
   const key = `${qwik.starter}+${qwik.binding}`
   let pending = starters.get(key)
   if (!pending) {
-    pending = (async () => {
+    pending = inCacheLock(cacheDir(), `starter-${qwik.starter}`, async () => {
       const dir = join(cacheDir(), `starter-${qwik.starter}`)
       const done = join(dir, ".latchkey-installed")
       if (existsSync(done)) return dir
@@ -103,7 +113,7 @@ function installedStarter(qwik: QwikVersion): Promise<string> {
       )
       writeFileSync(done, "")
       return dir
-    })()
+    })
     starters.set(key, pending)
   }
   return pending

@@ -22,16 +22,26 @@ declare module "vitest" {
 }
 
 let server: DemoServer | undefined
-let cache: string | undefined
+/** The fixture cache this process made, and removes at the end (not one it was given). */
+let ownCache: string | undefined
+
+/** The cache `scripts/test-lanes.mjs` shares between the projects, else one of our own. */
+function fixtureCache(): string {
+  const shared = process.env.E2E_FIXTURE_CACHE
+  if (shared) return shared
+  ownCache = mkdtempSync(join(tmpdir(), "latchkey-fixture-cache-"))
+  return ownCache
+}
 
 export async function setup(project: TestProject): Promise<void> {
   if (!process.env.E2E_SKIP_BUILD) buildForE2e()
-  // `scripts/test-e2e.mjs` runs each project in a process of its own: only what it needs.
+  // `scripts/test-lanes.mjs` runs each project in a process of its own: only what it needs,
+  // and one fixture cache for all of them when it gives one.
   const part = process.env.E2E_PART
-  cache = mkdtempSync(join(tmpdir(), "latchkey-fixture-cache-"))
+  const cache = fixtureCache()
   // Packed once here, while the demo starts: every fixture app of the run installs these.
   const [demo] = await Promise.all([
-    part === "apps" ? undefined : startDemo(),
+    part && part !== "demo" ? undefined : startDemo(),
     part === "demo" ? undefined : packPackages(cache),
   ])
   server = demo
@@ -42,5 +52,5 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await server?.stop()
-  if (cache && !process.env.E2E_KEEP_FIXTURES) rmSync(cache, { recursive: true, force: true })
+  if (ownCache && !process.env.E2E_KEEP_FIXTURES) rmSync(ownCache, { recursive: true, force: true })
 }

@@ -2,13 +2,15 @@
  * Browser tests in Debian's Chromium (playwright-core, no browser download). `global-setup.ts`
  * builds the demo once and starts it on a free loopback port.
  *
- * Two projects, each running its files one after another:
+ * Three projects, each running its files one after another:
  * - `demo`: the files that share the demo server the global setup starts (or a server of their
  *   own built from the repository), light on CPU;
  * - `apps`: the fixture apps (Qwik's starter plus our tarballs), each installed, built and served
- *   by its file: long, CPU-heavy builds.
- * `scripts/test-e2e.mjs` (what `npm test` runs) runs the two projects side by side, in two
- * Vitest processes; `vitest run --config e2e/vitest.config.ts` alone runs them in turn.
+ *   by its file: long, CPU-heavy builds;
+ * - `init`: `npx latchkey init` on the starters, each choice signed in with (about half of the
+ *   fixture apps' time, so a project of its own that can run beside the others).
+ * `scripts/test-lanes.mjs` (what `npm test` and `npm run test:e2e` run) runs them in Vitest
+ * processes side by side; `vitest run --config e2e/vitest.config.ts` alone runs them in turn.
  */
 import { defineConfig } from "vitest/config"
 
@@ -29,6 +31,8 @@ const demoFiles = [
 // Generous: on a loaded machine (CI beside other jobs, or the two projects side by side on two
 // cores) a browser flow that takes 5 s idle can take 30; a timeout must mean a hang, not a
 // busy machine.
+const initFiles = ["init.e2e.ts", "init-choices.e2e.ts"]
+
 const shared = { root, environment: "node", testTimeout: 90_000, hookTimeout: 180_000 } as const
 
 export default defineConfig({
@@ -43,10 +47,11 @@ export default defineConfig({
           ...shared,
           name: "apps",
           include: ["**/*.e2e.ts"],
-          exclude: [...demoFiles, "**/node_modules/**"],
+          exclude: [...demoFiles, ...initFiles, "**/node_modules/**"],
           fileParallelism: false,
         },
       },
+      { test: { ...shared, name: "init", include: initFiles, fileParallelism: false } },
     ],
   },
 })
