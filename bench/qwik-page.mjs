@@ -196,8 +196,6 @@ function pairedRatio(m, a, b, key) {
 
 const loadAverage = () => os.loadavg()[0].toFixed(1)
 
-// Two decimals: "no measurable cost" is a question about the second one.
-const ratio2 = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : "–")
 const times = (x) => `${x.toFixed(2)}×`
 
 /**
@@ -318,13 +316,13 @@ export async function benchQwikPages() {
  * (`qwik-breakdown.mjs`), Qwik's on the page (the "session loader, no auth" app against "no
  * auth", in server CPU), and the rest.
  */
-async function printBreakdown(m) {
+async function printBreakdown(m, major = 1) {
   const token = await encode({
     token: { name: "Ada Lovelace", email: EMAIL, picture: null, sub: "user-1" },
     secret: SECRET,
     salt: COOKIE,
   })
-  const parts = await bindingBreakdown({ cookie: `${COOKIE}=${token}`, secret: SECRET })
+  const parts = await bindingBreakdown({ cookie: `${COOKIE}=${token}`, secret: SECRET, major })
   // Paired, as the ratios: the median of the per-round differences to no auth.
   const over = (v) => median(m[v].runs.map((run, i) => run.cpu - m.none.runs[i].cpu))
   const total = over("latchkey")
@@ -333,7 +331,7 @@ async function printBreakdown(m) {
   const us = (x) => `${x >= 0 ? "" : "−"}${Math.abs(x).toFixed(1)}`
   const share = (x) => `${((100 * x) / m.latchkey.cpu).toFixed(0)}%`
   printTable(
-    "Where a signed-in page's time goes (Latchkey over no auth, server CPU µs per request; page rows: median of the per-round differences)",
+    `Where a signed-in Qwik ${major} page's time goes (Latchkey over no auth, server CPU µs per request; page rows: median of the per-round differences)`,
     ["part", "µs/request", "share of the page", "measured"],
     [
       [
@@ -373,35 +371,47 @@ async function printBreakdown(m) {
 
 /**
  * The same page on Qwik 2 (`bench/qwik-apps/v2`: Vite 8, `@qwik.dev/router`), with
- * `@latchkey/qwik2` and without auth. There is no `@auth/qwik` for Qwik 2, so the figure is
- * Latchkey ÷ no auth, as the Qwik 1 table's column of that name.
+ * `@latchkey/qwik2`, without auth, and with the session loader but no auth, measured and broken
+ * down as on Qwik 1. There is no `@auth/qwik` for Qwik 2.
  */
 export async function benchQwik2Pages() {
   ensureQwik2Apps()
   const loadBefore = loadAverage()
-  const r = await measure(["latchkey", "none"].map((v) => startServer(v, serverEntry2(v))))
+  const variants = ["latchkey", "none", "loader"]
+  const r = await measure(variants.map((v) => startServer(v, serverEntry2(v))))
   const ms = (x) => String(Math.round(x * 10) / 10)
+  // Ratios to no auth as on Qwik 1: medians of the per-round ratios, by rate and by server CPU.
   const rows = (label, m) => [
     [
       `${label}: requests/s`,
-      fmt(m.latchkey.rps),
-      fmt(m.none.rps),
-      ratio2(m.latchkey.rps, m.none.rps),
+      ...variants.map((v) => fmt(m[v].rps)),
+      times(pairedRatio(m, "latchkey", "none", "rps")),
+      times(pairedRatio(m, "loader", "none", "rps")),
     ],
     [
-      `${label}: p50 / p99 ms`,
-      `${ms(m.latchkey.p50)} / ${ms(m.latchkey.p99)}`,
-      `${ms(m.none.p50)} / ${ms(m.none.p99)}`,
-      "",
+      `${label}: server CPU µs/request`,
+      ...variants.map((v) => m[v].cpu.toFixed(0)),
+      times(pairedRatio(m, "latchkey", "none", "cpu")),
+      times(pairedRatio(m, "loader", "none", "cpu")),
     ],
-    [`${label}: ms/request over no auth`, extra(m, "latchkey"), "", ""],
+    [`${label}: p50 / p99 ms`, ...variants.map((v) => `${ms(m[v].p50)} / ${ms(m[v].p99)}`), "", ""],
+    [`${label}: ms/request over no auth`, extra(m, "latchkey"), "", extra(m, "loader"), "", ""],
   ]
   printTable(
     `Qwik 2 page GET / (autocannon, ${CONNECTIONS} connections, after warm-up, median of ${ROUNDS} interleaved 1 s runs per server, one server loaded at a time)`,
-    ["scenario", NAMES.latchkey, NAMES.none, "Latchkey ÷ no auth"],
+    [
+      "scenario",
+      NAMES.latchkey,
+      NAMES.none,
+      NAMES.loader,
+      "Latchkey ÷ no auth",
+      "loader ÷ no auth",
+    ],
     [...rows("signed in", r.in), ...rows("no session cookie", r.out)],
   )
   // Other work on the machine moves these figures: say how busy it was.
-  console.log(`\nLoad average (1 min) before / after: ${loadBefore} / ${loadAverage()}`)
+  const loadAfter = loadAverage()
+  await printBreakdown(r.in, 2)
+  console.log(`\nLoad average (1 min) before / after: ${loadBefore} / ${loadAfter}`)
   return r
 }

@@ -40,3 +40,6 @@ console.log(
 for (const [name, suite] of Object.entries(suites)) {
   if (!only || only === name) await suite()
 }
+// Qwik 2's core (imported by the qwik2-page breakdown) opens MessagePorts that keep the event loop
+// alive after the last suite: end the run when the suites have.
+process.exit(0)

@@ -2,8 +2,9 @@
 /**
  * The page-bench app on Qwik 2: the same routes and auth variants as `../build.mjs` (`../src`),
  * built with `packages/qwik2`'s toolchain (Vite 8, `@qwik.dev/core`'s optimizer,
- * `@qwik.dev/router`'s Node adapter) into `./.build/<variant>/`. Two variants: `latchkey`
- * (`@latchkey/qwik2`) and `none`; there is no `@auth/qwik` for Qwik 2.
+ * `@qwik.dev/router`'s Node adapter) into `./.build/<variant>/`. Three variants: `latchkey`
+ * (`@latchkey/qwik2`), `none` and `loader` (a session `routeLoader$`, no auth); there is no
+ * `@auth/qwik` for Qwik 2.
  *
  * The shared sources are written for Qwik 1: as the README's "From Qwik 1" note says, only their
  * module names change (rewritten in the source text before the optimizer reads it). The three
@@ -11,7 +12,7 @@
  * Vite 8 are installed under `packages/qwik2/node_modules` only, so they are resolved from there.
  *
  *   node bench/qwik-apps/v2/build.mjs            # build what is stale
- *   node bench/qwik-apps/v2/build.mjs --force    # rebuild both
+ *   node bench/qwik-apps/v2/build.mjs --force    # rebuild all three
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -25,7 +26,7 @@ const self = fileURLToPath(import.meta.url)
 // Resolving from here finds Qwik 2 and Vite 8 (nested) and the workspace packages (hoisted).
 const qwik2Package = join(repo, "packages", "qwik2", "package.json")
 
-export const VARIANTS2 = ["latchkey", "none"]
+export const VARIANTS2 = ["latchkey", "none", "loader"]
 
 /** The built server's entry point for `variant` on Qwik 2. */
 export const serverEntry2 = (variant) =>
@@ -74,13 +75,15 @@ const fromQwik1 = {
  * Import `name` as installed under `packages/qwik2` (Qwik 2's packages export `import` only, so
  * `require.resolve` cannot find them).
  */
-async function importFromQwik2(name) {
+export async function importFromQwik2(name) {
   const parts = name.split("/")
   const size = name.startsWith("@") ? 2 : 1
   const dir = join(repo, "packages/qwik2/node_modules", ...parts.slice(0, size))
   const subpath = parts.length > size ? `./${parts.slice(size).join("/")}` : "."
   const entry = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).exports[subpath]
-  const file = typeof entry === "string" ? entry : (entry.import ?? entry.default)
+  // Conditions nest (`@qwik.dev/core`: import → production/development/…): take the default.
+  let file = entry
+  while (typeof file !== "string") file = file.import ?? file.default
   return import(pathToFileURL(join(dir, file)).href)
 }
 
@@ -122,6 +125,8 @@ async function buildVariant(variant) {
     build: {
       target: "es2022",
       ssr: true,
+      // `BENCH_PAGE_MINIFY=0` (with --force) keeps function names, for readable CPU profiles.
+      minify: process.env.BENCH_PAGE_MINIFY !== "0",
       rolldownOptions: { input: [join(here, "src", "entry.node-server.tsx")] },
     },
   })
