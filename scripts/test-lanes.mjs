@@ -58,17 +58,24 @@ export function runSuite(name, extra = []) {
   const args = [vitest, "run", ...suite.args, "--reporter=default", "--reporter=json"]
   args.push(`--outputFile.json=${suite.output}`, ...extra)
   const started = Date.now()
+  // A temporary directory per suite: Qwik 1's Vite plugin hands the client build's manifest to
+  // the server build through `$TMPDIR/vite-plugin-qwik-q-manifest-<package name>.json`, and the
+  // fixture apps all carry the starter's name, so two suites building apps at the same time
+  // served pages naming another build's chunks (the runtimes' JavaScript passes failed so, on a
+  // busy machine, where builds last long enough to overlap).
+  const tmp = mkdtempSync(join(tmpdir(), `latchkey-${name}-`))
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...suite.env },
+    env: { ...process.env, ...suite.env, TMPDIR: tmp },
     stdio: ["ignore", "pipe", "pipe"],
   })
   prefixLines(child.stdout, process.stdout, name)
   prefixLines(child.stderr, process.stderr, name)
   return new Promise((resolve) => {
-    child.on("exit", (code, signal) =>
-      resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }),
-    )
+    child.on("exit", (code, signal) => {
+      if (!process.env.E2E_KEEP_FIXTURES) rmSync(tmp, { recursive: true, force: true })
+      resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 })
+    })
   })
 }
 
