@@ -1,13 +1,17 @@
 // `npm run bench peers-breakdown`: where Latchkey's time goes in the two database rows closest
 // to their floor — `GET /session` and sign-out with database sessions — each stage beside the
 // whole request in the same interleaved rounds (PostgreSQL server at DATABASE_URL): the raw
-// prepared statement, the adapter method, the core's read without HTTP (`getSession`), and
-// `Auth()`. Auth.js's sign-out and its adapter's delete run beside them.
+// prepared statement, the adapter method, the core's read without HTTP (`getSession`), that read
+// answered with a bare `Response` (the floor of any endpoint built on Node's Request/Response),
+// and `Auth()`. Auth.js's sign-out and its adapter's delete run beside them. The read is also
+// taken in-process on the memory adapter, where no database round trip hides the CPU each
+// stage adds.
 import { Auth as AuthJs } from "@auth/core"
 import GitHub from "@auth/core/providers/github"
 import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth, getSession } from "@latchkey/core"
+import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { drizzle } from "drizzle-orm/node-postgres"
@@ -20,6 +24,61 @@ const SECRET = "bench-breakdown-secret-0123456789abcdef012345"
 const ORIGIN = "http://localhost:3000"
 const COOKIE = "authjs.session-token"
 const DAY = 86400_000
+// The headers `GET /session` answers with: the floor stage builds the same response.
+const SESSION_HEADERS = {
+  "Cache-Control": "private, no-cache, no-store",
+  Expires: "0",
+  Pragma: "no-cache",
+  "Content-Type": "application/json",
+}
+
+/** The read's stages, cheapest first, for one adapter holding `sessionToken`. */
+function readStages(config, sessionToken, floor) {
+  const cookie = `${COOKIE}=${sessionToken}`
+  const request = new Request(`${ORIGIN}/`, { headers: { cookie } })
+  const sessionRequest = () => new Request(`${ORIGIN}/auth/session`, { headers: { cookie } })
+  return {
+    ...floor,
+    "adapter getSessionAndUser": () => config.adapter.getSessionAndUser(sessionToken),
+    "getSession (no HTTP)": () => getSession(request, config),
+    "getSession + bare Response, body read": async () => {
+      const { session } = await getSession(sessionRequest(), config)
+      return new Response(JSON.stringify(session), { headers: SESSION_HEADERS }).json()
+    },
+    "Auth() GET /session, body read": async () => (await Auth(sessionRequest(), config)).json(),
+  }
+}
+
+/** The same stages in-process (memory adapter): what each costs in CPU, no I/O to hide it. */
+async function inProcessStages() {
+  const adapter = MemoryAdapter()
+  const user = await adapter.createUser({
+    id: crypto.randomUUID(),
+    email: "ada@example.com",
+    emailVerified: null,
+    name: "Ada",
+  })
+  const sessionToken = crypto.randomUUID() + crypto.randomUUID()
+  await adapter.createSession({
+    sessionToken,
+    userId: user.id,
+    expires: new Date(Date.now() + 30 * DAY),
+  })
+  const config = {
+    secret: SECRET,
+    trustHost: true,
+    adapter,
+    session: { strategy: "database" },
+    providers: [Credentials({ authorize: async () => null })],
+  }
+  const cookie = `${COOKIE}=${sessionToken}`
+  return runRounds(
+    readStages(config, sessionToken, {
+      "new Request (the framework's)": () =>
+        new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }),
+    }),
+  )
+}
 
 export async function benchPeersBreakdown() {
   if (!process.env.DATABASE_URL) return console.log("\n(DATABASE_URL unset: breakdown skipped.)")
@@ -51,19 +110,16 @@ export async function benchPeersBreakdown() {
     const { rows } = await lkDb.pool.query(`SELECT "sessionToken" FROM sessions LIMIT 1`)
     const { sql } = await import("../packages/adapter-postgres/dist/sql.js")
     const cookie = `${COOKIE}=${sessionToken}`
-    const request = new Request(`${ORIGIN}/`, { headers: { cookie } })
-    const read = await runRounds({
-      "raw prepared statement": () =>
-        lkDb.pool.query({
-          name: "bench-bd-read",
-          text: sql.getSessionAndUserFull,
-          values: [rows[0].sessionToken],
-        }),
-      "adapter getSessionAndUser": () => adapter.getSessionAndUser(sessionToken),
-      "getSession (no HTTP)": () => getSession(request, config),
-      "Auth() GET /session": async () =>
-        (await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }), config)).text(),
-    })
+    const read = await runRounds(
+      readStages(config, sessionToken, {
+        "raw prepared statement": () =>
+          lkDb.pool.query({
+            name: "bench-bd-read",
+            text: sql.getSessionAndUserFull,
+            values: [rows[0].sessionToken],
+          }),
+      }),
+    )
 
     await ajDb.pool.query(AUTHJS_TABLES)
     const ajAdapter = DrizzleAdapter(drizzle(ajDb.pool))
@@ -122,6 +178,11 @@ export async function benchPeersBreakdown() {
     }
     const header = ["stage", "per call", "÷ first stage (same rounds)"]
     printTable("Database session read, stage by stage (PostgreSQL server)", header, stages(read))
+    printTable(
+      "Database session read in-process (memory adapter, no I/O), stage by stage",
+      header,
+      stages(await inProcessStages()),
+    )
     printTable("Sign-out with database sessions, stage by stage", header, stages(signOut))
   } finally {
     await lkDb.close()

@@ -16,21 +16,23 @@ import { toResponse } from "./http/respond.js"
 import { hostMismatch, resolveOrigin } from "./origin.js"
 
 export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
-  const response = await answer(request, config)
+  // Read once: each getter on undici's Request is a call, not a field.
+  const method = request.method.toUpperCase()
+  const response = await answer(request, method, config)
   // HEAD is served wherever GET is (mail scanners probe links with it): same status and
   // headers, never a body.
-  return request.method.toUpperCase() === "HEAD" ? withoutBody(response) : response
+  return method === "HEAD" ? withoutBody(response) : response
 }
 
 function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers })
 }
 
-async function answer(request: Request, config: AuthConfig): Promise<Response> {
+async function answer(request: Request, method: string, config: AuthConfig): Promise<Response> {
   let resolved: ResolvedConfig | undefined
   try {
     resolved = resolveConfig(config)
-    return await handle(request, resolved)
+    return await handle(request, method, resolved)
   } catch (thrown) {
     // Last line: a bug must still produce a typed, stack-free answer.
     resolved?.logger.error(
@@ -49,10 +51,9 @@ function bare(status: number, body: unknown, headers: Record<string, string> = {
   })
 }
 
-async function handle(request: Request, config: ResolvedConfig): Promise<Response> {
+async function handle(request: Request, method: string, config: ResolvedConfig): Promise<Response> {
   const { logger } = config
   const url = new URL(request.url)
-  const method = request.method.toUpperCase()
 
   const target = parseRoute(url.pathname, config.basePath)
   if ("error" in target) {

@@ -52,8 +52,12 @@ export function originProtocol(request: Request, config: OriginInput): "http:" |
  * each) when they parse, else the request URL (which the server built from Host).
  */
 function requestedUrl(request: Request, requestUrl: URL): URL {
-  const forwardedHost = firstValue(request.headers.get("x-forwarded-host"))
-  const forwardedProto = firstValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
+  const { headers } = request
+  const forwardedHost = firstValue(headers.get("x-forwarded-host"))
+  const forwardedProto = firstValue(headers.get("x-forwarded-proto"))?.toLowerCase()
+  // Nothing forwarded: the request URL is the answer (its origin is the one a URL rebuilt from
+  // its protocol and host would have), so no second URL is parsed on every request.
+  if (forwardedHost === undefined && forwardedProto === undefined) return requestUrl
   const protocol =
     forwardedProto === "http" || forwardedProto === "https"
       ? `${forwardedProto}:`

@@ -61,6 +61,8 @@ export function parseRoute(pathname: string, basePath: string): RouteResult {
 /** Query parameters, last value wins (as in Auth.js). */
 export function parseQuery(url: URL): Record<string, string> {
   const query: Record<string, string> = Object.create(null)
+  // `searchParams` builds a URLSearchParams object on first use: not worth it for no query.
+  if (url.search === "") return query
   for (const [key, value] of url.searchParams) query[key] = value
   return query
 }

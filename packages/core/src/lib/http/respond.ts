@@ -16,7 +16,8 @@ export interface RespondInput {
   cookies: readonly ResponseCookie[]
 }
 
-type HeaderPairs = [string, string][]
+/** Header name (lower case, as `Headers` keeps it) → value; Set-Cookie is kept apart. */
+type HeaderRecord = Record<string, string>
 
 /**
  * Built-in pages: no Referer but the origin leaves them (a link page's URL carries the link's
@@ -26,12 +27,12 @@ type HeaderPairs = [string, string][]
  * load nothing but their own inline style and the theme's images. No `form-action`: browsers
  * apply it to the redirect to an OAuth provider that follows a sign-in form.
  */
-const PAGE_HEADERS: HeaderPairs = [
-  ["Referrer-Policy", "strict-origin"],
-  ["X-Frame-Options", "DENY"],
-  ["X-Content-Type-Options", "nosniff"],
-  ["Content-Security-Policy", pageCsp()],
-]
+const PAGE_HEADERS: Readonly<HeaderRecord> = {
+  "referrer-policy": "strict-origin",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "content-security-policy": pageCsp(),
+}
 
 /**
  * The pages' CSP. A page with our own inline script (the passkey form) allows exactly that
@@ -43,49 +44,54 @@ function pageCsp(scriptHashes: readonly string[] = []): string {
   return `default-src 'none'; style-src 'unsafe-inline'; img-src * data:;${scripts} base-uri 'none'; frame-ancestors 'none'`
 }
 
-/** Replace or add a header in a pair list (Set-Cookie pairs are only ever appended). */
-function set(headers: HeaderPairs, name: string, value: string): void {
-  const lower = name.toLowerCase()
-  const i = headers.findIndex(([n]) => n.toLowerCase() === lower)
-  if (i === -1) headers.push([name, value])
-  else headers[i] = [name, value]
+/** Replace or add headers; keys in lower case, so `Cache-Control` replaces `cache-control`. */
+function assign(headers: HeaderRecord, extra: Readonly<Record<string, string>> | undefined): void {
+  if (!extra) return
+  for (const name in extra) headers[name.toLowerCase()] = extra[name] as string
+}
+
+/**
+ * The `Response` init's headers. A plain record when no cookie is set (undici converts a
+ * record with less work than a pair list, and far less than a `Headers` built by `.set`
+ * calls); with cookies a pair list, so each `Set-Cookie` stays its own header. `Headers`
+ * lower-cases names and sorts them when read, so both forms give the same response.
+ */
+function headersInit(
+  headers: HeaderRecord,
+  cookies: readonly ResponseCookie[],
+): HeaderRecord | [string, string][] {
+  if (cookies.length === 0) return headers
+  const pairs = Object.entries(headers)
+  for (const cookie of cookies) pairs.push(["set-cookie", serializeCookie(cookie)])
+  return pairs
 }
 
 export function toResponse(outcome: Outcome, input: RespondInput): Response {
-  // A pair list rather than a Headers object: repeated Set-Cookie stays repeated, and a
-  // Response built from plain pairs costs about a third less on every auth request.
-  const headers: HeaderPairs = [["Cache-Control", "no-store"]]
-  for (const cookie of input.cookies) headers.push(["Set-Cookie", serializeCookie(cookie)])
+  const headers: HeaderRecord = { "cache-control": "no-store" }
+  assign(headers, outcome.headers)
+  const init = (status: number) => ({ status, headers: headersInit(headers, input.cookies) })
 
   switch (outcome.kind) {
     case "redirect": {
-      for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)
       const url = toLocation(outcome.url, input.origin)
       if (input.returnRedirect) {
-        set(headers, "Content-Type", "application/json")
-        return new Response(JSON.stringify({ url }), { status: 200, headers })
+        headers["content-type"] = "application/json"
+        return new Response(JSON.stringify({ url }), init(200))
       }
-      set(headers, "Location", url)
-      return new Response(null, { status: input.method === "POST" ? 303 : 302, headers })
+      headers.location = url
+      return new Response(null, init(input.method === "POST" ? 303 : 302))
     }
-    case "json": {
-      for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)
-      set(headers, "Content-Type", "application/json")
-      return new Response(JSON.stringify(outcome.body ?? null), {
-        status: outcome.status ?? 200,
-        headers,
-      })
-    }
+    case "json":
+      headers["content-type"] = "application/json"
+      return new Response(JSON.stringify(outcome.body ?? null), init(outcome.status ?? 200))
     case "html":
-      for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)
-      set(headers, "Content-Type", "text/html; charset=utf-8")
-      for (const [k, v] of PAGE_HEADERS) set(headers, k, v)
+      headers["content-type"] = "text/html; charset=utf-8"
+      Object.assign(headers, PAGE_HEADERS)
       if (outcome.scriptHashes && outcome.scriptHashes.length > 0) {
-        set(headers, "Content-Security-Policy", pageCsp(outcome.scriptHashes))
+        headers["content-security-policy"] = pageCsp(outcome.scriptHashes)
       }
-      return new Response(outcome.html, { status: outcome.status, headers })
+      return new Response(outcome.html, init(outcome.status))
     case "empty":
-      for (const [k, v] of Object.entries(outcome.headers ?? {})) set(headers, k, v)
-      return new Response(null, { status: outcome.status, headers })
+      return new Response(null, init(outcome.status))
   }
 }
