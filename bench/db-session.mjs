@@ -10,6 +10,7 @@ import { Auth, getSession } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
 import { printTable, timeCalls } from "./harness.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
+import { seedSession } from "./seed.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
 const ROUND_MS = Number(process.env.BENCH_DB_ROUND_MS ?? 500)
@@ -19,19 +20,7 @@ const COOKIE = "authjs.session-token"
 async function contenders(client) {
   await migrate(client)
   const adapter = PostgresAdapter(client)
-  const user = await adapter.createUser({
-    id: crypto.randomUUID(),
-    email: `bench-${Date.now()}@example.com`,
-    emailVerified: null,
-    name: "Bench",
-  })
-  const sessionToken = crypto.randomUUID() + crypto.randomUUID()
-  // A fresh session (expires in maxAge): reads inside updateAge write nothing.
-  await adapter.createSession({
-    sessionToken,
-    userId: user.id,
-    expires: new Date(Date.now() + 30 * 86400_000),
-  })
+  const { user, sessionToken } = await seedSession(adapter, `bench-${Date.now()}@example.com`)
   const config = {
     secret: SECRET,
     trustHost: true,

@@ -18,6 +18,7 @@ import { drizzle } from "drizzle-orm/node-postgres"
 import { printTable, roundRatio, runRounds } from "./harness.mjs"
 import { AUTHJS_TABLES } from "./peers.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
+import { seedSession } from "./seed.mjs"
 import { csrf, post } from "./sign-in.mjs"
 
 const SECRET = "bench-breakdown-secret-0123456789abcdef012345"
@@ -52,18 +53,7 @@ function readStages(config, sessionToken, floor) {
 /** The same stages in-process (memory adapter): what each costs in CPU, no I/O to hide it. */
 async function inProcessStages() {
   const adapter = MemoryAdapter()
-  const user = await adapter.createUser({
-    id: crypto.randomUUID(),
-    email: "ada@example.com",
-    emailVerified: null,
-    name: "Ada",
-  })
-  const sessionToken = crypto.randomUUID() + crypto.randomUUID()
-  await adapter.createSession({
-    sessionToken,
-    userId: user.id,
-    expires: new Date(Date.now() + 30 * DAY),
-  })
+  const { sessionToken } = await seedSession(adapter, "ada@example.com")
   const config = {
     secret: SECRET,
     trustHost: true,

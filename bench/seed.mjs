@@ -1,0 +1,19 @@
+// A signed-in user for the session-read benches: one user and one fresh database session
+// (expiring in 30 days, so reads inside updateAge write nothing).
+
+/** Creates the user and the session through `adapter`; returns both and the session token. */
+export async function seedSession(adapter, email) {
+  const user = await adapter.createUser({
+    id: crypto.randomUUID(),
+    email,
+    emailVerified: null,
+    name: "Bench",
+  })
+  const sessionToken = crypto.randomUUID() + crypto.randomUUID()
+  await adapter.createSession({
+    sessionToken,
+    userId: user.id,
+    expires: new Date(Date.now() + 30 * 86400_000),
+  })
+  return { user, sessionToken }
+}
