@@ -7,10 +7,9 @@
 import { PGlite } from "@electric-sql/pglite"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth, getSession } from "@latchkey/core"
-import Credentials from "@latchkey/core/providers/credentials"
 import { printTable, timeCalls } from "./harness.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
-import { seedSession } from "./seed.mjs"
+import { databaseSessionConfig, seedSession } from "./seed.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
 const ROUND_MS = Number(process.env.BENCH_DB_ROUND_MS ?? 500)
@@ -21,13 +20,7 @@ async function contenders(client) {
   await migrate(client)
   const adapter = PostgresAdapter(client)
   const { user, sessionToken } = await seedSession(adapter, `bench-${Date.now()}@example.com`)
-  const config = {
-    secret: SECRET,
-    trustHost: true,
-    adapter,
-    session: { strategy: "database" },
-    providers: [Credentials({ authorize: async () => null })],
-  }
+  const config = databaseSessionConfig(adapter, SECRET)
   const headers = { cookie: `${COOKIE}=${sessionToken}` }
   const endpoint = async () =>
     (await Auth(new Request("http://localhost:3000/auth/session", { headers }), config)).json()

@@ -18,7 +18,7 @@ import { drizzle } from "drizzle-orm/node-postgres"
 import { printTable, roundRatio, runRounds } from "./harness.mjs"
 import { AUTHJS_TABLES } from "./peers.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
-import { seedSession } from "./seed.mjs"
+import { databaseSessionConfig, seedSession } from "./seed.mjs"
 import { csrf, post } from "./sign-in.mjs"
 
 const SECRET = "bench-breakdown-secret-0123456789abcdef012345"
@@ -54,13 +54,7 @@ function readStages(config, sessionToken, floor) {
 async function inProcessStages() {
   const adapter = MemoryAdapter()
   const { sessionToken } = await seedSession(adapter, "ada@example.com")
-  const config = {
-    secret: SECRET,
-    trustHost: true,
-    adapter,
-    session: { strategy: "database" },
-    providers: [Credentials({ authorize: async () => null })],
-  }
+  const config = databaseSessionConfig(adapter, SECRET)
   const cookie = `${COOKIE}=${sessionToken}`
   return runRounds(
     readStages(config, sessionToken, {

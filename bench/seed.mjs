@@ -1,5 +1,6 @@
 // A signed-in user for the session-read benches: one user and one fresh database session
 // (expiring in 30 days, so reads inside updateAge write nothing).
+import Credentials from "@latchkey/core/providers/credentials"
 
 /** Creates the user and the session through `adapter`; returns both and the session token. */
 export async function seedSession(adapter, email) {
@@ -17,3 +18,12 @@ export async function seedSession(adapter, email) {
   })
   return { user, sessionToken }
 }
+
+/** The app both suites read with: database sessions on `adapter`, one Credentials provider. */
+export const databaseSessionConfig = (adapter, secret) => ({
+  secret,
+  trustHost: true,
+  adapter,
+  session: { strategy: "database" },
+  providers: [Credentials({ authorize: async () => null })],
+})
