@@ -18,21 +18,13 @@ import { drizzle } from "drizzle-orm/node-postgres"
 import { printTable, roundRatio, runRounds } from "./harness.mjs"
 import { AUTHJS_TABLES } from "./peers.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
-import { databaseSessionConfig, seedSession } from "./seed.mjs"
+import { bareSessionResponse, databaseSessionConfig, seedSession } from "./seed.mjs"
 import { csrf, post } from "./sign-in.mjs"
 
 const SECRET = "bench-breakdown-secret-0123456789abcdef012345"
 const ORIGIN = "http://localhost:3000"
 const COOKIE = "authjs.session-token"
 const DAY = 86400_000
-// The headers `GET /session` answers with: the floor stage builds the same response.
-const SESSION_HEADERS = {
-  "Cache-Control": "private, no-cache, no-store",
-  Expires: "0",
-  Pragma: "no-cache",
-  "Content-Type": "application/json",
-}
-
 /** The read's stages, cheapest first, for one adapter holding `sessionToken`. */
 function readStages(config, sessionToken, floor) {
   const cookie = `${COOKIE}=${sessionToken}`
@@ -42,10 +34,7 @@ function readStages(config, sessionToken, floor) {
     ...floor,
     "adapter getSessionAndUser": () => config.adapter.getSessionAndUser(sessionToken),
     "getSession (no HTTP)": () => getSession(request, config),
-    "getSession + bare Response, body read": async () => {
-      const { session } = await getSession(sessionRequest(), config)
-      return new Response(JSON.stringify(session), { headers: SESSION_HEADERS }).json()
-    },
+    "getSession + bare Response, body read": () => bareSessionResponse(sessionRequest(), config),
     "Auth() GET /session, body read": async () => (await Auth(sessionRequest(), config)).json(),
   }
 }
