@@ -221,7 +221,9 @@ describe.skipIf(!REDIS_URL)("the REST endpoint stopped or frozen mid-test", () =
     }
 
     beforeAll(() => {
-      store = storeOn({ commandTimeoutMs: 500, pauseAfterFailureMs: 200 })
+      // The endpoint is either up or refusing connections here, never frozen: the timeout only
+      // has to outlast a slow answer on a busy machine (500 ms did not, in CI running two lanes).
+      store = storeOn({ commandTimeoutMs: 5_000, pauseAfterFailureMs: 200 })
     })
 
     it("while the endpoint is up: sign-in succeeds, a strict session read too", async () => {
