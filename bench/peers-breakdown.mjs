@@ -7,16 +7,12 @@
 // taken in-process on the memory adapter, where no database round trip hides the CPU each
 // stage adds.
 import { Auth as AuthJs } from "@auth/core"
-import GitHub from "@auth/core/providers/github"
-import { DrizzleAdapter } from "@auth/drizzle-adapter"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth, getSession } from "@latchkey/core"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
-import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
-import { drizzle } from "drizzle-orm/node-postgres"
 import { printTable, roundRatio, runRounds } from "./harness.mjs"
-import { AUTHJS_TABLES } from "./peers.mjs"
+import { authjsDb } from "./peers.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
 import { bareSessionResponse, databaseSessionConfig, seedSession } from "./seed.mjs"
 import { csrf, post } from "./sign-in.mjs"
@@ -24,7 +20,6 @@ import { csrf, post } from "./sign-in.mjs"
 const SECRET = "bench-breakdown-secret-0123456789abcdef012345"
 const ORIGIN = "http://localhost:3000"
 const COOKIE = "authjs.session-token"
-const DAY = 86400_000
 /** The read's stages, cheapest first, for one adapter holding `sessionToken`. */
 function readStages(config, sessionToken, floor) {
   const cookie = `${COOKIE}=${sessionToken}`
@@ -60,26 +55,13 @@ export async function benchPeersBreakdown() {
   try {
     await migrate(lkDb.pool)
     const adapter = PostgresAdapter(lkDb.pool)
-    const user = await adapter.createUser({
-      email: "ada@example.com",
-      emailVerified: null,
-      name: "Ada",
-    })
+    const { sessionToken } = await seedSession(adapter, "ada@example.com")
+    // Every protection of a real app on: the store's limits and the two-factor check.
     const config = {
-      secret: SECRET,
-      trustHost: true,
-      adapter,
+      ...databaseSessionConfig(adapter, SECRET),
       store: new MemoryStore(),
       twoFactor: { issuer: "Bench" },
-      session: { strategy: "database" },
-      providers: [Credentials({ authorize: async () => null })],
     }
-    const sessionToken = crypto.randomUUID() + crypto.randomUUID()
-    await adapter.createSession({
-      sessionToken,
-      userId: user.id,
-      expires: new Date(Date.now() + 30 * DAY),
-    })
     const { rows } = await lkDb.pool.query(`SELECT "sessionToken" FROM sessions LIMIT 1`)
     const { sql } = await import("../packages/adapter-postgres/dist/sql.js")
     const cookie = `${COOKIE}=${sessionToken}`
@@ -94,27 +76,8 @@ export async function benchPeersBreakdown() {
       }),
     )
 
-    await ajDb.pool.query(AUTHJS_TABLES)
-    const ajAdapter = DrizzleAdapter(drizzle(ajDb.pool))
-    const ajUser = await ajAdapter.createUser({
-      id: crypto.randomUUID(),
-      email: "ada@example.com",
-      emailVerified: null,
-    })
-    const ajToken = crypto.randomUUID()
-    await ajAdapter.createSession({
-      sessionToken: ajToken,
-      userId: ajUser.id,
-      expires: new Date(Date.now() + 30 * DAY),
-    })
-    const ajConfig = {
-      secret: SECRET,
-      trustHost: true,
-      basePath: "/auth",
-      adapter: ajAdapter,
-      session: { strategy: "database" },
-      providers: [GitHub({ clientId: "b", clientSecret: "b" })],
-    }
+    const { config: ajConfig, sessionToken: ajToken } = await authjsDb(ajDb.pool)
+    const ajAdapter = ajConfig.adapter
     const lkPair = await csrf(Auth, config)
     const ajPair = await csrf(AuthJs, ajConfig)
     const signOut = await runRounds({

@@ -62,7 +62,7 @@ const plainHash = {
   verify: async ({ hash, password }) => hash === `plain:${password}`,
 }
 
-export const AUTHJS_TABLES = `
+const AUTHJS_TABLES = `
   CREATE TABLE IF NOT EXISTS "user" (id text PRIMARY KEY, name text, email text UNIQUE,
     "emailVerified" timestamp, image text);
   CREATE TABLE IF NOT EXISTS "account" ("userId" text NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
@@ -109,7 +109,8 @@ async function latchkeyDb(pool) {
   return { config, adapter, user }
 }
 
-async function authjsDb(pool) {
+/** Auth.js on PostgreSQL (`@auth/drizzle-adapter`): database sessions, one signed-in user. */
+export async function authjsDb(pool) {
   await pool.query(AUTHJS_TABLES)
   const adapter = DrizzleAdapter(drizzle(pool))
   const user = await adapter.createUser({
