@@ -28,11 +28,11 @@ const demoFiles = [
   "stale-oauth.e2e.ts",
 ]
 
-// Generous: on a loaded machine (CI beside other jobs, or the two projects side by side on two
-// cores) a browser flow that takes 5 s idle can take 30; a timeout must mean a hang, not a
-// busy machine.
 const initFiles = ["init.e2e.ts", "init-choices.e2e.ts"]
 
+// Generous: on a loaded machine (CI beside other jobs, or the projects side by side on two
+// cores) a browser flow that takes 5 s idle can take 30; a timeout must mean a hang, not a
+// busy machine.
 const shared = { root, environment: "node", testTimeout: 90_000, hookTimeout: 180_000 } as const
 
 export default defineConfig({

@@ -52,8 +52,8 @@ function prefixLines(stream, out, name) {
   stream.on("end", () => rest && out.write(`[${name}] ${rest}\n`))
 }
 
-/** Runs one suite; resolves with its exit code and seconds. */
-export function runSuite(name, extra = []) {
+/** Runs one suite with `env` added; resolves with its exit code and seconds. */
+export function runSuite(name, extra = [], env = {}) {
   const suite = suites[name]
   const args = [vitest, "run", ...suite.args, "--reporter=default", "--reporter=json"]
   args.push(`--outputFile.json=${suite.output}`, ...extra)
@@ -66,7 +66,7 @@ export function runSuite(name, extra = []) {
   const tmp = mkdtempSync(join(tmpdir(), `latchkey-${name}-`))
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...suite.env, TMPDIR: tmp },
+    env: { ...process.env, ...env, ...suite.env, TMPDIR: tmp },
     stdio: ["ignore", "pipe", "pipe"],
   })
   prefixLines(child.stdout, process.stdout, name)
@@ -87,13 +87,14 @@ export function runSuite(name, extra = []) {
 export async function runLanes(lanes, extra = []) {
   mkdirSync(`${root}.tmp`, { recursive: true })
   const cache = mkdtempSync(join(tmpdir(), "latchkey-fixture-cache-"))
-  process.env.E2E_FIXTURE_CACHE = cache
   const started = Date.now()
   const results = (
     await Promise.all(
       lanes.map(async (lane) => {
         const done = []
-        for (const name of lane) done.push(await runSuite(name, extra))
+        for (const name of lane) {
+          done.push(await runSuite(name, extra, { E2E_FIXTURE_CACHE: cache }))
+        }
         return done
       }),
     )
