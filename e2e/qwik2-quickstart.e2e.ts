@@ -8,7 +8,7 @@
  * so the session is checked on the page right after each sign-in and sign-out.
  */
 import { randomUUID } from "node:crypto"
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -176,6 +176,26 @@ for (const mode of ["dev", "production"] as const) {
       },
     )
 
+    // The actions' schemas are no segments of their own (src/input-validation.ts): the server
+    // must still apply them before the action body runs.
+    it("refuses action input its schema rejects with a 400, before the action runs", async () => {
+      const { context, page } = await open(browser, servers[mode]!.url)
+      const user = { email: `schema-${randomUUID()}@example.com`, password: "a long new password" }
+      await signUpAndSignIn(page, inbox, user, "/")
+      const action = await page
+        .locator("form:has(button:has-text('Sign out'))")
+        .getAttribute("action")
+      const response = await page.request.post(new URL(action!, page.url()).href, {
+        form: { everywhere: "maybe" },
+        headers: { origin: new URL(servers[mode]!.url).origin },
+        maxRedirects: 0,
+      })
+      expect(response.status()).toBe(400)
+      await page.reload()
+      await page.getByText(`Signed in as ${user.email}`).waitFor()
+      await context.close()
+    })
+
     if (mode === "production") {
       it("builds without a warning from Latchkey's packages", () => {
         expect(latchkeyLines(buildLog, app)).toEqual([])
@@ -183,6 +203,15 @@ for (const mode of ["dev", "production"] as const) {
 
       it("writes none of the auth config or database code to the client build", () => {
         expectServerOnly(app, /@latchkey\/core|loadSessionValue|getSession\(/)
+      })
+
+      // Qwik 2 maps every symbol of the client manifest again on each render; validators never
+      // run in the browser, so the binding's schemas are not among them.
+      it("adds no validator segment to the client manifest", () => {
+        const manifest = JSON.parse(readFileSync(join(app.dir, "dist", "q-manifest.json"), "utf8"))
+        const symbols = Object.values(manifest.symbols as Record<string, { ctxName: string }>)
+        expect(symbols.filter((symbol) => symbol.ctxName === "zod$")).toEqual([])
+        expect(symbols.some((symbol) => symbol.ctxName === "globalAction$")).toBe(true)
       })
     }
   })

@@ -20,9 +20,10 @@
 // biome-ignore-all lint/correctness/useQwikLoaderLocation: a library defines loaders and actions for the app, which re-exports them from src/routes/plugin@auth.ts (route boundary)
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
-import { globalAction$, type RequestEventCommon, routeLoader$, zod$ } from "@builder.io/qwik-city"
+import { globalAction$, type RequestEventCommon, routeLoader$ } from "@builder.io/qwik-city"
 import type { AccountData } from "./account-types.js"
 import type { QwikAuthConfigFn } from "./config.js"
+import { serverZod } from "./input-validation.js"
 import { registered } from "./registered-config.js"
 import { actionOptions, sessionLoaderOptions } from "./route-options.js"
 import {
@@ -100,20 +101,20 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
    */
   const useSignIn = globalAction$(
     async (input, event) => (await server()).signInAction(event, registered.configQrl, input),
-    actionOptions(zod$(signInSchema), useSession),
+    actionOptions(serverZod("useSignIn")(signInSchema), useSession),
   )
 
   /** Clear the session, then navigate to `redirectTo` (default: the current page). */
   const useSignOut = globalAction$(
     async (input, event) => (await server()).signOutAction(event, registered.configQrl, input),
-    actionOptions(zod$(signOutSchema), useSession),
+    actionOptions(serverZod("useSignOut")(signOutSchema), useSession),
   )
 
   /** Run the session `update` trigger with `data`; returns the updated session. */
   const useUpdateSession = globalAction$(
     async (input, event) =>
       (await server()).updateSessionAction(event, registered.configQrl, input),
-    actionOptions(zod$(updateSessionSchema), useSession),
+    actionOptions(serverZod("useUpdateSession")(updateSessionSchema), useSession),
   )
 
   /**
@@ -133,21 +134,21 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
   const useRenamePasskey = globalAction$(
     async (input, event) =>
       (await server()).accountActionBody(event, registered.configQrl, "passkey-rename", input),
-    actionOptions(zod$(renamePasskeySchema), useAccount),
+    actionOptions(serverZod("useRenamePasskey")(renamePasskeySchema), useAccount),
   )
 
   /** Delete a passkey of the signed-in user: `{ id }` (refused for the last way to sign in). */
   const useDeletePasskey = globalAction$(
     async (input, event) =>
       (await server()).accountActionBody(event, registered.configQrl, "passkey-delete", input),
-    actionOptions(zod$(passkeyIdSchema), useAccount),
+    actionOptions(serverZod("useDeletePasskey")(passkeyIdSchema), useAccount),
   )
 
   /** End one session of the signed-in user, on whatever device: `{ id }` from `useAccount`. */
   const useRevokeSession = globalAction$(
     async (input, event) =>
       (await server()).accountActionBody(event, registered.configQrl, "session-revoke", input),
-    actionOptions(zod$(sessionIdSchema), useAccount, useSession),
+    actionOptions(serverZod("useRevokeSession")(sessionIdSchema), useAccount, useSession),
   )
 
   /** End every session of the signed-in user except this one. */
@@ -159,14 +160,14 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
         "sessions-revoke-others",
         input,
       ),
-    actionOptions(zod$(noInputSchema), useAccount),
+    actionOptions(serverZod("useRevokeOtherSessions")(noInputSchema), useAccount),
   )
 
   /** Unlink a sign-in method: `{ provider, providerAccountId }` (refused for the last one). */
   const useUnlinkAccount = globalAction$(
     async (input, event) =>
       (await server()).accountActionBody(event, registered.configQrl, "account-unlink", input),
-    actionOptions(zod$(unlinkAccountSchema), useAccount),
+    actionOptions(serverZod("useUnlinkAccount")(unlinkAccountSchema), useAccount),
   )
 
   // Password accounts (the `Password` provider). Sign-up, resend and forgot answer `{ ok: true }`
@@ -176,49 +177,49 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
   const useSignUp = globalAction$(
     async (input, event) =>
       (await server()).passwordActionBody(event, registered.configQrl, "signup", input),
-    actionOptions(zod$(signUpSchema)),
+    actionOptions(serverZod("useSignUp")(signUpSchema)),
   )
 
   /** Mail the verification link again: `{ email }`. */
   const useResendVerification = globalAction$(
     async (input, event) =>
       (await server()).passwordActionBody(event, registered.configQrl, "resend", input),
-    actionOptions(zod$(emailSchema)),
+    actionOptions(serverZod("useResendVerification")(emailSchema)),
   )
 
   /** Mail a reset link: `{ email }`. */
   const useForgotPassword = globalAction$(
     async (input, event) =>
       (await server()).passwordActionBody(event, registered.configQrl, "forgot", input),
-    actionOptions(zod$(emailSchema)),
+    actionOptions(serverZod("useForgotPassword")(emailSchema)),
   )
 
   /** Set a new password from a reset link: `{ token, uid, email, password }`; signs in. */
   const useResetPassword = globalAction$(
     async (input, event) =>
       (await server()).passwordActionBody(event, registered.configQrl, "reset", input),
-    actionOptions(zod$(resetPasswordSchema), useSession),
+    actionOptions(serverZod("useResetPassword")(resetPasswordSchema), useSession),
   )
 
   /** Change the password: `{ currentPassword, password }`; the other sessions end. */
   const useChangePassword = globalAction$(
     async (input, event) =>
       (await server()).accountActionBody(event, registered.configQrl, "password-change", input),
-    actionOptions(zod$(changePasswordSchema), useAccount, useSession),
+    actionOptions(serverZod("useChangePassword")(changePasswordSchema), useAccount, useSession),
   )
 
   /** Add a password to an account without one: `{ password }`. */
   const useSetPassword = globalAction$(
     async (input, event) =>
       (await server()).accountActionBody(event, registered.configQrl, "password-set", input),
-    actionOptions(zod$(setPasswordSchema), useAccount),
+    actionOptions(serverZod("useSetPassword")(setPasswordSchema), useAccount),
   )
 
   /** Remove the password (refused for the last way to sign in). */
   const useRemovePassword = globalAction$(
     async (input, event) =>
       (await server()).accountActionBody(event, registered.configQrl, "password-remove", input),
-    actionOptions(zod$(noInputSchema), useAccount),
+    actionOptions(serverZod("useRemovePassword")(noInputSchema), useAccount),
   )
 
   /** Move the account to another address: `{ email, currentPassword? }`; a link proves it. */
@@ -230,7 +231,7 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
         "email-change",
         withoutUndefined(input),
       ),
-    actionOptions(zod$(changeEmailSchema), useAccount),
+    actionOptions(serverZod("useChangeEmail")(changeEmailSchema), useAccount),
   )
 
   /** Plugin middleware: auth endpoints under `basePath`, and the session for every other page. */

@@ -13,8 +13,9 @@
  * capture nothing of the app's config, and their bodies load the server half on demand.
  */
 // biome-ignore-all lint/correctness/useQwikLoaderLocation: a library defines loaders and actions for the app, which re-exports them from src/routes/plugin@auth.ts (route boundary)
-import { globalAction$, routeLoader$, z, zod$ } from "@builder.io/qwik-city"
+import { globalAction$, routeLoader$ } from "@builder.io/qwik-city"
 import type { TwoFactorStatus } from "@latchkey/core"
+import { serverZod } from "./input-validation.js"
 import { actionOptions, sessionLoaderOptions } from "./route-options.js"
 
 let serverModule: Promise<typeof import("./server.js")> | undefined
@@ -36,36 +37,39 @@ export function twoFactorActions() {
   /** Starts enrollment: returns `{ uri, qrSvg, secret }` (needs a recent sign-in). */
   const useEnrollTwoFactor = globalAction$(
     async (_input, event) => (await server()).twoFactorSettingsAction(event, "enroll", {}),
-    actionOptions(zod$({}), useTwoFactorStatus),
+    actionOptions(serverZod("useEnrollTwoFactor")({}), useTwoFactorStatus),
   )
 
   /** Confirms enrollment with the first code: returns `{ recoveryCodes }`, shown once. */
   const useConfirmTwoFactor = globalAction$(
     async (input, event) =>
       (await server()).twoFactorSettingsAction(event, "confirm", { code: input.code }),
-    actionOptions(zod$({ code: z.string().trim().min(6).max(16) }), useTwoFactorStatus),
+    actionOptions(
+      serverZod("useConfirmTwoFactor")((z) => ({ code: z.string().trim().min(6).max(16) })),
+      useTwoFactorStatus,
+    ),
   )
 
   /** Turns two-factor sign-in off (needs a recent sign-in with the second factor). */
   const useDisableTwoFactor = globalAction$(
     async (_input, event) => (await server()).twoFactorSettingsAction(event, "disable", {}),
-    actionOptions(zod$({}), useTwoFactorStatus),
+    actionOptions(serverZod("useDisableTwoFactor")({}), useTwoFactorStatus),
   )
 
   /** A new set of recovery codes, replacing the old (needs a recent sign-in with the factor). */
   const useRegenerateRecoveryCodes = globalAction$(
     async (_input, event) => (await server()).twoFactorSettingsAction(event, "regenerate", {}),
-    actionOptions(zod$({}), useTwoFactorStatus),
+    actionOptions(serverZod("useRegenerateRecoveryCodes")({}), useTwoFactorStatus),
   )
 
   /** The code of a pending sign-in, for an app's own `pages.twoFactor`. */
   const useVerifyTwoFactor = globalAction$(
     async (input, event) => (await server()).verifyTwoFactorAction(event, input),
     actionOptions(
-      zod$({
+      serverZod("useVerifyTwoFactor")((z) => ({
         code: z.string().trim().max(16).optional(),
         recoveryCode: z.string().trim().max(32).optional(),
-      }),
+      })),
       useTwoFactorStatus,
     ),
   )
