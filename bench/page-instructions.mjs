@@ -3,9 +3,11 @@
  * The page bench's servers counted in CPU instructions instead of seconds: each built server runs
  * under Valgrind's callgrind, is warmed up, has its counters zeroed, serves `count` signed-in
  * requests one at a time, and is dumped; the instructions per request are the dump's total ÷
- * `count`. Instruction counts do not move with the machine's load (two runs of the same build
- * agree within 0.1%), so this separates differences of a few percent that the timed page rows,
- * ±5–8% between sets of runs on a shared machine, cannot. The servers run side by side.
+ * `count`. The count leaves out the load generator and the rest of the machine, but not V8:
+ * its compiler and garbage collector decide differently from one process to the next, so
+ * two runs of the same builds differed by up to 5%. Run it several times, and split a
+ * difference with the dumps (below) rather than read it from one total. The servers run side
+ * by side.
  *
  *   node bench/page-instructions.mjs            # Qwik 2: no auth, loader app, Latchkey
  *   node bench/page-instructions.mjs qwik       # the Qwik 1 builds
