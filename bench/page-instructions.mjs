@@ -17,17 +17,15 @@
  * `npm run bench`. Add `BENCH_PAGE_NODE_ARGS=--perf-basic-prof` to name the JIT code in the dumps
  * (`/tmp/perf-<pid>.map`); the dumps are kept in the printed directory.
  */
-import { execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { encode } from "@latchkey/core/jwt"
 import { ensureQwikApps, serverEntry } from "./qwik-apps/build.mjs"
 import { ensureQwik2Apps, serverEntry2 } from "./qwik-apps/v2/build.mjs"
+import { signedInCookie, startServer, stopServer } from "./qwik-page.mjs"
 
-const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
-const COOKIE = "authjs.session-token"
 const WARM = Number(process.env.BENCH_WARM ?? 3000)
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000)
 const qwik1 = process.argv[2] === "qwik"
@@ -55,55 +53,33 @@ function totalOf(dump) {
 }
 
 async function instructionsPerRequest(variant, cookie, dir) {
-  const out = join(dir, variant)
-  const child = spawn(
-    "valgrind",
-    [
+  const server = startServer(variant, entryOf(variant), {
+    launcher: [
+      "valgrind",
       "--tool=callgrind",
-      `--callgrind-out-file=${out}.%p`,
+      `--callgrind-out-file=${join(dir, variant)}.%p`,
       // V8's generated code: let valgrind see code written at run time.
       "--smc-check=all-non-file",
-      process.execPath,
-      // One thread: no background compiler or GC threads moving work in and out of the count.
-      "--single-threaded",
-      ...(process.env.BENCH_PAGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
-      entryOf(variant),
     ],
-    {
-      env: { PATH: process.env.PATH, NODE_ENV: "production", AUTH_SECRET: SECRET, PORT: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  )
-  let output = ""
-  const url = await new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk
-      const found = /listening on (http:\/\/\S+)/.exec(output)?.[1]
-      if (found) resolve(found)
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", onData)
-    child.once("exit", (code) => reject(new Error(`${variant} exited (${code})\n${output}`)))
+    // One thread: no background compiler or GC threads moving work in and out of the count.
+    nodeArgs: ["--single-threaded"],
+    // Under valgrind a server takes tens of seconds to start.
+    readyMs: 600_000,
   })
+  const url = await server.ready
+  const pid = String(server.child.pid)
   await requests(url, cookie, WARM)
-  execFileSync("callgrind_control", ["--zero", String(child.pid)], { stdio: "ignore" })
+  execFileSync("callgrind_control", ["--zero", pid], { stdio: "ignore" })
   await requests(url, cookie, COUNT)
-  execFileSync("callgrind_control", ["--dump", String(child.pid)], { stdio: "ignore" })
-  const exited = new Promise((resolve) => child.once("exit", resolve))
-  child.kill("SIGTERM")
-  await exited
+  execFileSync("callgrind_control", ["--dump", pid], { stdio: "ignore" })
+  await stopServer(server)
   const dump = readdirSync(dir).find((f) => f.startsWith(`${variant}.`) && f.endsWith(".1"))
   if (!dump) throw new Error(`${variant}: callgrind wrote no dump in ${dir}`)
   return totalOf(join(dir, dump)) / COUNT
 }
 
 qwik1 ? ensureQwikApps() : ensureQwik2Apps()
-const token = await encode({
-  token: { name: "Ada Lovelace", email: "ada@example.com", picture: null, sub: "user-1" },
-  secret: SECRET,
-  salt: COOKIE,
-})
-const cookie = `${COOKIE}=${token}`
+const cookie = await signedInCookie()
 const dir = mkdtempSync(join(tmpdir(), "latchkey-instructions-"))
 console.log(
   `${qwik1 ? "Qwik 1" : "Qwik 2"} page, signed in: instructions per request (callgrind, ${WARM} requests to warm up, ${COUNT} counted); dumps in ${dir}`,

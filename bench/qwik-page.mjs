@@ -29,23 +29,43 @@ const NAMES = {
   loader: "session loader, no auth",
 }
 
-/** Start a built variant on a free loopback port; resolves once it prints its URL. */
-function startServer(variant, entry = serverEntry(variant)) {
-  const child = spawn(
-    process.execPath,
-    [...(process.env.BENCH_PAGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), entry],
-    {
-      // A small, explicit environment: both libraries read AUTH_* from it, so a stray AUTH_URL
-      // in the caller's shell must not change what is measured.
-      env: { PATH: process.env.PATH, NODE_ENV: "production", AUTH_SECRET: SECRET, PORT: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  )
+/** The session cookie of the signed-in scenario, minted as the core does. */
+export async function signedInCookie() {
+  const token = await encode({
+    token: { name: "Ada Lovelace", email: EMAIL, picture: null, sub: "user-1" },
+    secret: SECRET,
+    salt: COOKIE,
+  })
+  return `${COOKIE}=${token}`
+}
+
+/**
+ * Start a built variant on a free loopback port; resolves once it prints its URL. `launcher`
+ * runs Node under another program (e.g. valgrind) and `nodeArgs` go to Node before
+ * `BENCH_PAGE_NODE_ARGS`; such a server may need longer than `readyMs` to start.
+ */
+export function startServer(
+  variant,
+  entry = serverEntry(variant),
+  { launcher = [], nodeArgs = [], readyMs = 15_000 } = {},
+) {
+  const node = [
+    ...nodeArgs,
+    ...(process.env.BENCH_PAGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+    entry,
+  ]
+  const [command, ...args] = [...launcher, process.execPath, ...node]
+  const child = spawn(command, args, {
+    // A small, explicit environment: both libraries read AUTH_* from it, so a stray AUTH_URL
+    // in the caller's shell must not change what is measured.
+    env: { PATH: process.env.PATH, NODE_ENV: "production", AUTH_SECRET: SECRET, PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
   let output = ""
   const ready = new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${variant}: no URL after 15 s\n${output}`)),
-      15_000,
+      () => reject(new Error(`${variant}: no URL after ${readyMs / 1000} s\n${output}`)),
+      readyMs,
     )
     const onData = (chunk) => {
       output += chunk
@@ -66,7 +86,7 @@ function startServer(variant, entry = serverEntry(variant)) {
 }
 
 /** SIGTERM (the server exits cleanly, so `--cpu-prof` gets written), SIGKILL after 5 s. */
-async function stopServer({ child }) {
+export async function stopServer({ child }) {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once("exit", resolve))
   child.kill("SIGTERM")
@@ -203,12 +223,7 @@ const times = (x) => `${x.toFixed(2)}×`
  * that each page shows what it should.
  */
 async function measure(servers) {
-  const token = await encode({
-    token: { name: "Ada Lovelace", email: EMAIL, picture: null, sub: "user-1" },
-    secret: SECRET,
-    salt: COOKIE,
-  })
-  const cookie = `${COOKIE}=${token}`
+  const cookie = await signedInCookie()
   // Should this process die without reaching `finally`, take the servers with it.
   const killAll = () => {
     for (const { child } of servers) if (child.exitCode === null) child.kill("SIGKILL")
@@ -317,12 +332,7 @@ export async function benchQwikPages() {
  * auth", in server CPU), and the rest.
  */
 async function printBreakdown(m, major = 1) {
-  const token = await encode({
-    token: { name: "Ada Lovelace", email: EMAIL, picture: null, sub: "user-1" },
-    secret: SECRET,
-    salt: COOKIE,
-  })
-  const parts = await bindingBreakdown({ cookie: `${COOKIE}=${token}`, secret: SECRET, major })
+  const parts = await bindingBreakdown({ cookie: await signedInCookie(), secret: SECRET, major })
   // Paired, as the ratios: the median of the per-round differences to no auth.
   const over = (v) => median(m[v].runs.map((run, i) => run.cpu - m.none.runs[i].cpu))
   const total = over("latchkey")
