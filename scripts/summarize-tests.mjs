@@ -26,13 +26,13 @@ for (const file of process.argv.slice(2)) {
     // A file that failed outside any test (an import error, a failing hook) has a message of
     // its own and may count no failed test.
     if (result.status === "failed" && result.message)
-      failures.push({ name, test: "(the file)", messages: [result.message] })
+      failures.push({ name, test: "(the file)", message: result.message })
     for (const test of result.assertionResults ?? []) {
       if (test.status === "failed")
         failures.push({
           name,
           test: test.fullName ?? test.title,
-          messages: test.failureMessages ?? [],
+          message: test.failureMessages?.[0] ?? "",
         })
     }
   }
@@ -52,9 +52,9 @@ function firstLines(message, count = 6) {
 
 if (failures.length > 0) {
   console.log("failed:")
-  for (const { name, test, messages } of failures) {
+  for (const { name, test, message } of failures) {
     console.log(`  ${name} > ${test}`)
-    for (const line of firstLines(messages[0] ?? "")) console.log(`      ${line}`)
+    for (const line of firstLines(message)) console.log(`      ${line}`)
   }
 }
 // Where a slow run spent its time, without rerunning it: the ten longest test files.
