@@ -5,9 +5,10 @@
  * server. Two rules keep the app's config (and the adapters, drivers and secrets it imports) out
  * of the client build:
  *
- * - The loader and action bodies load `./server.js` with a dynamic import. Qwik's optimizer drops
- *   `routeLoader$`/`globalAction$` bodies from client builds, and with them that import; under
- *   Vite's dev server the browser never fetches a module it does not execute.
+ * - The loader and action bodies load `./server.js` with a dynamic import (`server-half.ts`).
+ *   Qwik's optimizer drops `routeLoader$`/`globalAction$` bodies from client builds, and with
+ *   them that import; under Vite's dev server the browser never fetches a module it does not
+ *   execute.
  * - Those bodies do not capture `configQrl`. A stripped segment keeps its captures, which would
  *   keep the app's config segment in the client build; instead they find the config through
  *   `registered` (set on the server only) or the request's `sharedMap` (set by `onRequest`).
@@ -42,15 +43,8 @@ import {
   unlinkAccountSchema,
   updateSessionSchema,
 } from "./schemas.js"
+import { server } from "./server-half.js"
 import type { QwikAuthConfig, SessionOf } from "./types.js"
-
-let serverModule: Promise<typeof import("./server.js")> | undefined
-
-/** The server half of the binding, loaded once, on first use. */
-function server(): Promise<typeof import("./server.js")> {
-  serverModule ??= import("./server.js")
-  return serverModule
-}
 
 /**
  * What an app built without `latchkey()` in `vite.config.ts` is told, once per server process:

@@ -9,6 +9,7 @@
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import type { RecentSignIn, RequireRecentAuthOptions } from "./account-types.js"
 import { registered } from "./registered-config.js"
+import { server } from "./server-half.js"
 
 export type { RecentSignIn, RequireRecentAuthOptions } from "./account-types.js"
 
@@ -28,6 +29,6 @@ export async function requireRecentAuth(
   event: RequestEventCommon,
   opts: RequireRecentAuthOptions = {},
 ): Promise<RecentSignIn> {
-  const { requireRecentAuthBody } = await import("./server.js")
+  const { requireRecentAuthBody } = await server()
   return requireRecentAuthBody(event, registered.configQrl, opts)
 }

@@ -17,13 +17,7 @@ import { globalAction$, routeLoader$ } from "@builder.io/qwik-city"
 import type { TwoFactorStatus } from "@latchkey/core"
 import { serverZod } from "./input-validation.js"
 import { actionOptions, sessionLoaderOptions } from "./route-options.js"
-
-let serverModule: Promise<typeof import("./server.js")> | undefined
-
-function server(): Promise<typeof import("./server.js")> {
-  serverModule ??= import("./server.js")
-  return serverModule
-}
+import { server } from "./server-half.js"
 
 /** @public */
 export function twoFactorActions() {
