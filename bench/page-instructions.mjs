@@ -24,7 +24,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ensureQwikApps, serverEntry } from "./qwik-apps/build.mjs"
 import { ensureQwik2Apps, serverEntry2 } from "./qwik-apps/v2/build.mjs"
-import { signedInCookie, startServer, stopServer } from "./qwik-page.mjs"
+import { signedInCookie, startServer, stopServer, verify } from "./qwik-page.mjs"
 
 const WARM = Number(process.env.BENCH_WARM ?? 3000)
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000)
@@ -68,6 +68,7 @@ async function instructionsPerRequest(variant, cookie, dir) {
   })
   const url = await server.ready
   const pid = String(server.child.pid)
+  await verify({ [variant]: url }, cookie)
   await requests(url, cookie, WARM)
   execFileSync("callgrind_control", ["--zero", pid], { stdio: "ignore" })
   await requests(url, cookie, COUNT)

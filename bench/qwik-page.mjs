@@ -104,8 +104,17 @@ async function whoIsShown(url, cookie) {
   return /<p [^>]*\bid="who"[^>]*>([^<]*)</.exec(html)?.[1]
 }
 
-/** A loud failure unless every variant renders what it should, with and without the cookie. */
-async function verify(urls, cookie) {
+/**
+ * The bench app's pages: `/` is measured; `/account/` (the same page) is there so that each server
+ * has loaded a page's module during a request before it is measured, as every multi-page app does.
+ */
+const PAGES = ["/", "/account/"]
+
+/**
+ * A loud failure unless every variant renders what it should on every page, with and without the
+ * cookie. It also leaves each server having served each page.
+ */
+export async function verify(urls, cookie) {
   const expected = {
     latchkey: [EMAIL, "signed out"],
     authjs: [EMAIL, "signed out"],
@@ -114,12 +123,15 @@ async function verify(urls, cookie) {
   }
   for (const variant of Object.keys(urls)) {
     const [signedIn, signedOut] = expected[variant]
-    const shown = [await whoIsShown(urls[variant], cookie), await whoIsShown(urls[variant])]
-    if (shown[0] !== signedIn || shown[1] !== signedOut) {
-      throw new Error(
-        `${variant}: the page shows ${JSON.stringify(shown)} (with, without the session cookie), ` +
-          `expected ${JSON.stringify([signedIn, signedOut])}`,
-      )
+    for (const page of PAGES) {
+      const url = new URL(page, urls[variant]).href
+      const shown = [await whoIsShown(url, cookie), await whoIsShown(url)]
+      if (shown[0] !== signedIn || shown[1] !== signedOut) {
+        throw new Error(
+          `${variant}: ${page} shows ${JSON.stringify(shown)} (with, without the session ` +
+            `cookie), expected ${JSON.stringify([signedIn, signedOut])}`,
+        )
+      }
     }
   }
 }
