@@ -12,6 +12,7 @@
  *   node bench/page-instructions.mjs            # Qwik 2: no auth, loader app, Latchkey
  *   node bench/page-instructions.mjs qwik       # the Qwik 1 builds
  *   BENCH_WARM=3000 BENCH_COUNT=1000 node bench/page-instructions.mjs
+ *   BENCH_PATH=/account/ node bench/page-instructions.mjs   # the page below the root
  *
  * Needs `valgrind` (Debian's package); about 8 minutes on 2 cores with the defaults. Not part of
  * `npm run bench`. Add `BENCH_PAGE_NODE_ARGS=--perf-basic-prof` to name the JIT code in the dumps
@@ -28,11 +29,12 @@ import { signedInCookie, startServer, stopServer, verify } from "./qwik-page.mjs
 
 const WARM = Number(process.env.BENCH_WARM ?? 3000)
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000)
+const PATH = process.env.BENCH_PATH ?? "/"
 const qwik1 = process.argv[2] === "qwik"
 const variants = qwik1 ? ["none", "loader", "latchkey", "authjs"] : ["none", "loader", "latchkey"]
 const entryOf = qwik1 ? serverEntry : serverEntry2
 
-/** `count` GETs of `/`, one at a time on one kept-alive connection. */
+/** `count` GETs of `url`, one at a time on one kept-alive connection. */
 async function requests(url, cookie, count) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
   const get = () =>
@@ -66,9 +68,10 @@ async function instructionsPerRequest(variant, cookie, dir) {
     // Under valgrind a server takes tens of seconds to start.
     readyMs: 600_000,
   })
-  const url = await server.ready
+  const root = await server.ready
+  const url = new URL(PATH, root).href
   const pid = String(server.child.pid)
-  await verify({ [variant]: url }, cookie)
+  await verify({ [variant]: root }, cookie)
   await requests(url, cookie, WARM)
   execFileSync("callgrind_control", ["--zero", pid], { stdio: "ignore" })
   await requests(url, cookie, COUNT)
@@ -83,7 +86,7 @@ qwik1 ? ensureQwikApps() : ensureQwik2Apps()
 const cookie = await signedInCookie()
 const dir = mkdtempSync(join(tmpdir(), "latchkey-instructions-"))
 console.log(
-  `${qwik1 ? "Qwik 1" : "Qwik 2"} page, signed in: instructions per request (callgrind, ${WARM} requests to warm up, ${COUNT} counted); dumps in ${dir}`,
+  `${qwik1 ? "Qwik 1" : "Qwik 2"} page ${PATH}, signed in: instructions per request (callgrind, ${WARM} requests to warm up, ${COUNT} counted); dumps in ${dir}`,
 )
 const counts = Object.fromEntries(
   await Promise.all(variants.map(async (v) => [v, await instructionsPerRequest(v, cookie, dir)])),
