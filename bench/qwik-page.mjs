@@ -231,6 +231,17 @@ function pairedRatio(m, a, b, key) {
   return median(ratios)
 }
 
+/** Each scenario's rows of a results table, in the order `measure` ran them. */
+const scenarioRows = (r, rows) => [
+  ...rows("signed in", r.in),
+  ...rows(`signed in, ${BELOW_ROOT}`, r.below),
+  ...rows("no session cookie", r.out),
+]
+
+const BELOW_ROOT_NOTE =
+  `"${BELOW_ROOT}" is the same page below the root, where \`useSession\` (declared in` +
+  " plugin@auth.ts, at the root) is a loader of another path."
+
 const loadAverage = () => os.loadavg()[0].toFixed(1)
 
 const times = (x) => `${x.toFixed(2)}×`
@@ -320,30 +331,16 @@ export async function benchQwikPages() {
       "Latchkey ÷ no auth",
       "Auth.js ÷ no auth",
     ],
-    [
-      row("signed in", r.in),
-      cpuRow("signed in", r.in),
-      latencyRow("signed in", r.in),
-      costRow("signed in", r.in),
-      row(`signed in, ${BELOW_ROOT}`, r.below),
-      cpuRow(`signed in, ${BELOW_ROOT}`, r.below),
-      latencyRow(`signed in, ${BELOW_ROOT}`, r.below),
-      costRow(`signed in, ${BELOW_ROOT}`, r.below),
-      row("no session cookie", r.out),
-      cpuRow("no session cookie", r.out),
-      latencyRow("no session cookie", r.out),
-      costRow("no session cookie", r.out),
-    ],
+    scenarioRows(r, (label, m) => [row, cpuRow, latencyRow, costRow].map((f) => f(label, m))),
   )
   console.log(
     '\n"no auth" is the same page without any auth plugin (it ignores the cookie). "ms/request over' +
       ' no auth" is 1/rate − 1/rate(no auth): the server time auth adds to each page. "server CPU' +
       " µs/request\" is the server process's CPU time over the requests it answered; its ratio" +
       " (no auth ÷ Latchkey) is the rate ratio a saturated server would show. Ratios to no auth" +
-      " are medians of the per-round ratios (each round runs the servers back to back)." +
-      ` "${BELOW_ROOT}" is the same page below the root, where \`useSession\` (declared in` +
-      " plugin@auth.ts) is a loader of another path.",
+      " are medians of the per-round ratios (each round runs the servers back to back).",
   )
+  console.log(`\n${BELOW_ROOT_NOTE}`)
   const loadAfter = loadAverage()
   await printBreakdown(r.in)
   console.log(`\nLoad average (1 min) before / after: ${loadBefore} / ${loadAfter}`)
@@ -441,12 +438,9 @@ export async function benchQwik2Pages() {
       "Latchkey ÷ no auth",
       "loader ÷ no auth",
     ],
-    [
-      ...rows("signed in", r.in),
-      ...rows(`signed in, ${BELOW_ROOT}`, r.below),
-      ...rows("no session cookie", r.out),
-    ],
+    scenarioRows(r, rows),
   )
+  console.log(`\n${BELOW_ROOT_NOTE}`)
   // Other work on the machine moves these figures: say how busy it was.
   const loadAfter = loadAverage()
   await printBreakdown(r.in, 2)
