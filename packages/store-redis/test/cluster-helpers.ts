@@ -4,13 +4,12 @@
  * `redis-cli --cluster create`. Killed by PID (SIGKILL), frozen (SIGSTOP) and resumed; always
  * torn down (SIGCONT, then SIGKILL) by `stop()`.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { createClient } from "@redis/client"
-import { freePort } from "./helpers.js"
+import { freePort, spawnRedisServer } from "./helpers.js"
 
 const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -44,41 +43,41 @@ export interface TestCluster {
   stop(): Promise<void>
 }
 
-/** Six nodes on free loopback ports whose cluster bus ports (+10000) are free too. */
-async function clusterPorts(count: number): Promise<number[]> {
-  const ports: number[] = []
-  while (ports.length < count) {
+/** A free loopback port whose cluster bus port (+10000) exists too; a taken bus port is retried. */
+async function clusterPort(): Promise<number> {
+  for (;;) {
     const port = await freePort()
-    if (port + 10000 > 65535 || ports.includes(port)) continue
-    ports.push(port)
+    if (port + 10000 <= 65535) return port
   }
-  return ports
 }
+
+const nodeArgs = (dir: string, nodeTimeoutMs: number) => (port: number) => [
+  "--port",
+  String(port),
+  "--bind",
+  "127.0.0.1",
+  "--cluster-enabled",
+  "yes",
+  "--cluster-config-file",
+  `nodes-${port}.conf`,
+  "--cluster-node-timeout",
+  String(nodeTimeoutMs),
+  "--save",
+  "",
+  "--appendonly",
+  "no",
+  "--dir",
+  dir,
+]
 
 export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), "latchkey-cluster-"))
-  const ports = await clusterPorts(6)
-  const nodes: ClusterNode[] = ports.map((port) => {
-    const args = [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--cluster-enabled",
-      "yes",
-      "--cluster-config-file",
-      `nodes-${port}.conf`,
-      "--cluster-node-timeout",
-      String(options.nodeTimeoutMs ?? 1000),
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ]
-    return { port, process: spawn("redis-server", args, { stdio: "ignore" }) }
-  })
+  const args = nodeArgs(dir, options.nodeTimeoutMs ?? 1000)
+  const started = await Promise.allSettled(
+    Array.from({ length: 6 }, () => spawnRedisServer(args, clusterPort)),
+  )
+  const nodes: ClusterNode[] = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []))
+  const ports = nodes.map((node) => node.port)
   const cli = async (port: number, ...args: string[]) =>
     (await run("redis-cli", ["-h", "127.0.0.1", "-p", String(port), ...args], { timeout: 10_000 }))
       .stdout
@@ -179,26 +178,8 @@ export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Pr
   }
 
   try {
-    // Every node answers PING before the cluster is made.
-    for (const node of nodes) {
-      const deadline = Date.now() + 10_000
-      for (;;) {
-        const probe = createClient({
-          url: `redis://127.0.0.1:${node.port}`,
-          socket: { reconnectStrategy: false, connectTimeout: 500 },
-        })
-        probe.on("error", () => {})
-        try {
-          await probe.connect()
-          await probe.ping()
-          await probe.close()
-          break
-        } catch (error) {
-          if (Date.now() > deadline) throw error
-          await sleep(50)
-        }
-      }
-    }
+    const failed = started.find((s) => s.status === "rejected")
+    if (failed) throw failed.reason
     await run(
       "redis-cli",
       [

@@ -34,34 +34,78 @@ export interface RedisServer {
   kill(): Promise<void>
 }
 
-/** Starts `redis-server` on a free loopback port, without persistence, and waits for PING. */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
-  const chosen = port ?? (await freePort())
-  const child = spawn(
-    "redis-server",
-    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: "ignore" },
-  )
-  const url = `redis://127.0.0.1:${chosen}`
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } })
-    probe.on("error", () => {})
-    try {
-      await probe.connect()
-      await probe.ping()
-      await probe.close()
-      break
-    } catch (error) {
-      if (Date.now() > deadline) {
-        child.kill("SIGKILL")
-        throw error
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50))
+/**
+ * Starts `redis-server` with `args(port)` and waits until it answers as itself (its
+ * `process_id`). A port `freePort()` found free can be taken before the server binds it (by
+ * another test's server, on a busy CI machine); the server then exits, and it is started again
+ * on a new port from `choosePort`. With a fixed port (a restart in place) there is no retry.
+ */
+export async function spawnRedisServer(
+  args: (port: number) => string[],
+  choosePort: () => Promise<number> = freePort,
+  fixedPort?: number,
+): Promise<{ port: number; process: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = fixedPort ?? (await choosePort())
+    const child = spawn("redis-server", args(port), { stdio: "ignore" })
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+    if (await answersAsItself(port, child, exited)) return { port, process: child }
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL")
+      await exited
     }
+    if (fixedPort !== undefined || attempt === 5)
+      throw new Error(`redis-server did not start on 127.0.0.1:${port} (attempt ${attempt})`)
   }
+}
+
+/** True once the server on `port` answers with `child`'s PID; false if `child` exits or 20 s pass. */
+async function answersAsItself(port: number, child: ChildProcess, exited: Promise<void>) {
+  const deadline = Date.now() + 20_000
+  let gone = false
+  void exited.then(() => {
+    gone = true
+  })
+  while (!gone && Date.now() < deadline) {
+    const pid = await Promise.race([serverPid(port), exited])
+    if (pid === child.pid) return true
+    await sleep(50)
+  }
+  return false
+}
+
+/** The `process_id` the Redis server on `port` reports, or undefined. */
+async function serverPid(port: number): Promise<number | undefined> {
+  const probe = createClient({
+    url: `redis://127.0.0.1:${port}`,
+    socket: { reconnectStrategy: false, connectTimeout: 500 },
+  })
+  probe.on("error", () => {})
+  // Whatever holds the port may accept and never answer: each probe gets a second.
+  const timer = setTimeout(() => probe.destroy(), 1_000)
+  try {
+    await probe.connect()
+    const info = await probe.info("server")
+    return Number(/process_id:(\d+)/.exec(info)?.[1])
+  } catch {
+    return undefined // not listening yet
+  } finally {
+    clearTimeout(timer)
+    probe.destroy()
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Starts `redis-server` on a free loopback port (or `port`), without persistence. */
+export async function startRedisServer(port?: number): Promise<RedisServer> {
+  const { port: chosen, process: child } = await spawnRedisServer(
+    (p) => ["--port", String(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    freePort,
+    port,
+  )
   return {
-    url,
+    url: `redis://127.0.0.1:${chosen}`,
     port: chosen,
     process: child,
     kill: async () => {
