@@ -4,12 +4,11 @@
  * script, and fields the previous version wrote (bare JSON) still read and are pruned first.
  * Against the shared server at REDIS_URL (skipped when unset).
  */
+import { setTimeout as sleep } from "node:timers/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
 import { decodeField, encodeField, FIELD_MARK, liveFieldValue } from "../src/scripts.js"
 import { connect, REDIS_URL, uniquePrefix } from "./helpers.js"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe("map field codec", () => {
   it("round-trips value, expiry and rank; a value may hold colons and the mark", () => {

@@ -8,11 +8,11 @@ import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
 import { promisify } from "node:util"
 import { freePort, spawnRedisServer } from "./helpers.js"
 
 const run = promisify(execFile)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export interface ClusterNode {
   port: number
@@ -74,7 +74,7 @@ export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Pr
   const dir = mkdtempSync(join(tmpdir(), "latchkey-cluster-"))
   const args = nodeArgs(dir, options.nodeTimeoutMs ?? 1000)
   const started = await Promise.allSettled(
-    Array.from({ length: 6 }, () => spawnRedisServer(args, clusterPort)),
+    Array.from({ length: 6 }, () => spawnRedisServer(args, { choosePort: clusterPort })),
   )
   const nodes: ClusterNode[] = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []))
   const ports = nodes.map((node) => node.port)

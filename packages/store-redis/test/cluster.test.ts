@@ -7,6 +7,7 @@
  * key is accepted twice, and calls succeed again after the failover.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks"
+import { setTimeout as sleep } from "node:timers/promises"
 import { StoreError, StoreTimeout } from "@latchkey/core/errors"
 import { runStoreContract } from "@latchkey/store-test"
 import { createCluster } from "@redis/client"
@@ -15,8 +16,6 @@ import { RedisStore } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
 import { startCluster, type TestCluster } from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A cluster client as an app would make one (errors logged, not thrown from the emitter). */
 async function connectCluster(cluster: TestCluster) {

@@ -1,6 +1,7 @@
 /** Redis for the tests: the shared server at REDIS_URL, or one started here on a free port. */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { createServer } from "node:net"
+import { setTimeout as sleep } from "node:timers/promises"
 import { createClient } from "@redis/client"
 
 export const REDIS_URL = process.env.REDIS_URL
@@ -42,8 +43,10 @@ export interface RedisServer {
  */
 export async function spawnRedisServer(
   args: (port: number) => string[],
-  choosePort: () => Promise<number> = freePort,
-  fixedPort?: number,
+  {
+    choosePort = freePort,
+    port: fixedPort,
+  }: { choosePort?: () => Promise<number>; port?: number } = {},
 ): Promise<{ port: number; process: ChildProcess }> {
   for (let attempt = 1; ; attempt++) {
     const port = fixedPort ?? (await choosePort())
@@ -95,14 +98,11 @@ async function serverPid(port: number): Promise<number | undefined> {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
 /** Starts `redis-server` on a free loopback port (or `port`), without persistence. */
 export async function startRedisServer(port?: number): Promise<RedisServer> {
   const { port: chosen, process: child } = await spawnRedisServer(
     (p) => ["--port", String(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    freePort,
-    port,
+    port === undefined ? {} : { port },
   )
   return {
     url: `redis://127.0.0.1:${chosen}`,
