@@ -56,6 +56,18 @@ export async function open(
   return { context, page }
 }
 
+/**
+ * Click `selector` and wait until the page it leads to has loaded. Without JavaScript a form
+ * navigates: the click returns once the answer starts, while Qwik is still streaming it, and
+ * only then is "load" the new page's (a `waitForLoadState()` begun before the click is the old
+ * page's, already loaded). With JavaScript the action updates the page in place, and this is
+ * the click alone.
+ */
+export async function clickAndLoad(page: Page, selector: string): Promise<void> {
+  await page.click(selector)
+  await page.waitForLoadState()
+}
+
 export const DEMO = { email: "demo@example.com", password: "latchkey-demo" } as const
 
 /**

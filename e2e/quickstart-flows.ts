@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
 import { expect } from "vitest"
 import type { SmtpInbox } from "../packages/core/test/authjs-adapters/smtp-inbox.js"
-import { open, sessionCookie } from "./browser.js"
+import { clickAndLoad, open, sessionCookie } from "./browser.js"
 import {
   addNodeServer,
   buildProduction,
@@ -75,7 +75,7 @@ export const ADA = { email: "ada@example.com", password: "correct horse battery 
 export async function signInWith(page: Page, credentials: { email: string; password: string }) {
   await page.fill('input[name="options.email"]', credentials.email)
   await page.fill('input[name="options.password"]', credentials.password)
-  await Promise.all([page.waitForLoadState(), page.click("button")])
+  await clickAndLoad(page, "button")
 }
 
 /** The mail settings the quick start (and `init`'s next steps) put in `.env`. */
@@ -156,7 +156,7 @@ export async function signUpAndSignIn(
 
 /** Sign out on the app's page: the session cookie goes, the page says so. */
 export async function signOut(page: Page): Promise<void> {
-  await Promise.all([page.waitForLoadState(), page.click("button:has-text('Sign out')")])
+  await clickAndLoad(page, "button:has-text('Sign out')")
   await page.getByText("Not signed in.").waitFor()
   expect(await sessionCookie(page.context())).toBeUndefined()
 }

@@ -9,9 +9,9 @@
  * One fixture install, one client build, one server build per adapter; the runtimes run one
  * after another.
  */
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { launch, open, pageErrors } from "./browser.js"
+import { clickAndLoad, launch, open, pageErrors } from "./browser.js"
 import {
   createApp,
   type FixtureApp,
@@ -21,6 +21,7 @@ import {
   removeFixtures,
 } from "./fixture-apps.js"
 import { FormClient } from "./form-client.js"
+import { ADA, signInWith } from "./quickstart-flows.js"
 import {
   type AppEnv,
   buildClient,
@@ -29,7 +30,6 @@ import {
   selectedRuntimes,
 } from "./runtimes.js"
 
-const ADA = { email: "ada@example.com", password: "correct horse battery staple" }
 const SESSION_COOKIE = "authjs.session-token"
 const SETUP_TIMEOUT = 240_000
 
@@ -65,12 +65,6 @@ const typed = (password: string) => ({
   "options.email": ADA.email,
   "options.password": password,
 })
-
-async function signInWith(page: Page, password: string) {
-  await page.fill('input[name="options.email"]', ADA.email)
-  await page.fill('input[name="options.password"]', password)
-  await Promise.all([page.waitForLoadState(), page.click("button")])
-}
 
 for (const runtime of selectedRuntimes()) {
   describe(runtime.name, () => {
@@ -122,17 +116,17 @@ for (const runtime of selectedRuntimes()) {
     it("signs in (after a wrong password) and out in Chromium with JavaScript", async () => {
       const { context, page } = await open(browser, server.url)
       await page.goto("/")
-      await signInWith(page, "not the password")
+      await signInWith(page, { ...ADA, password: "not the password" })
       await page.getByText("Sign-in failed (CredentialsSignin)").waitFor()
 
-      await signInWith(page, ADA.password)
+      await signInWith(page, ADA)
       await page.getByText(`Signed in as ${ADA.email}`).waitFor()
       const cookies = await context.cookies()
       expect(cookies.find((c) => c.name === SESSION_COOKIE)?.httpOnly).toBe(true)
       await page.reload()
       await page.getByText(`Signed in as ${ADA.email}`).waitFor()
 
-      await Promise.all([page.waitForLoadState(), page.click("button")])
+      await clickAndLoad(page, "button")
       await page.getByRole("button", { name: "Sign in" }).waitFor()
       const after = await context.cookies()
       expect(after.find((c) => c.name === SESSION_COOKIE)).toBeUndefined()

@@ -8,7 +8,7 @@
 import { TOTP } from "otpauth"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { launch, open, pageErrors } from "./browser.js"
+import { clickAndLoad, launch, open, pageErrors } from "./browser.js"
 import {
   createApp,
   type FixtureApp,
@@ -44,13 +44,9 @@ function codeFor(secret: string, steps = 0): string {
   })
 }
 
-async function submit(page: Page, selector: string) {
-  await Promise.all([page.waitForLoadState(), page.click(selector)])
-}
-
 async function signOut(page: Page) {
   await page.goto("/")
-  await submit(page, 'button:has-text("Sign out")')
+  await clickAndLoad(page, 'button:has-text("Sign out")')
   await page.getByRole("button", { name: "Sign in" }).waitFor()
 }
 
@@ -79,12 +75,12 @@ for (const mode of ["dev", "production"] as const) {
 
         await page.goto("/account/two-factor/")
         expect(await page.textContent('[data-testid="two-factor-state"]')).toBe("off")
-        await submit(page, 'button:has-text("Turn on")')
+        await clickAndLoad(page, 'button:has-text("Turn on")')
         const secret = (await page.textContent('[data-testid="two-factor-secret"]'))?.trim() ?? ""
         expect(secret).toMatch(/^[A-Z2-7]{32}$/)
         expect(await page.locator("svg").count()).toBeGreaterThan(0)
         await page.fill('input[name="code"]', codeFor(secret))
-        await submit(page, 'button:has-text("Confirm")')
+        await clickAndLoad(page, 'button:has-text("Confirm")')
         await page.locator('[data-testid="recovery-codes"]').waitFor()
         const codes = await page.locator('[data-testid="recovery-codes"] li').allTextContents()
         expect(codes).toHaveLength(10)
@@ -101,11 +97,11 @@ for (const mode of ["dev", "production"] as const) {
         expect(await page.request.get("/").then((r) => r.text())).not.toContain("Signed in as")
         const wrong = codeFor(secret, 1) === "000000" ? "111111" : "000000"
         await page.fill('input[name="code"]', wrong)
-        await submit(page, 'button:has-text("Verify")')
+        await clickAndLoad(page, 'button:has-text("Verify")')
         expect(new URL(page.url()).searchParams.get("error")).toBe("InvalidTwoFactorCode")
         await page.getByRole("alert").waitFor()
         await page.fill('input[name="code"]', codeFor(secret, 1))
-        await submit(page, 'button:has-text("Verify")')
+        await clickAndLoad(page, 'button:has-text("Verify")')
         await page.getByText(`Signed in as ${ADA.email}`).waitFor()
 
         // A recovery code, once.
@@ -113,15 +109,15 @@ for (const mode of ["dev", "production"] as const) {
         await signInWith(page, ADA)
         await page.waitForURL((url) => url.pathname === "/auth/two-factor")
         await page.fill('input[name="recoveryCode"]', codes[0]!)
-        await submit(page, 'button:has-text("Use recovery code")')
+        await clickAndLoad(page, 'button:has-text("Use recovery code")')
         await page.getByText(`Signed in as ${ADA.email}`).waitFor()
 
         // Turned off again from the page (this sign-in used a second factor, just now).
         await page.goto("/account/two-factor/")
-        await submit(page, 'button:has-text("Turn off")')
-        await page.waitForFunction(
-          () => document.querySelector('[data-testid="two-factor-state"]')?.textContent === "off",
-        )
+        await clickAndLoad(page, 'button:has-text("Turn off")')
+        // A locator, not waitForFunction: with JavaScript off the page runs no timers, so
+        // waitForFunction checks once and never again.
+        await page.locator('[data-testid="two-factor-state"]', { hasText: /^off$/ }).waitFor()
         await context.close()
       }, 60_000)
     }
