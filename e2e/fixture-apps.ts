@@ -23,7 +23,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs"
-import { createServer } from "node:net"
+import { type AddressInfo, createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -228,16 +228,39 @@ export async function typeCheck(app: FixtureApp): Promise<void> {
   await run(process.execPath, [tsc, "--noEmit", "-p", "."], { cwd: app.dir, env: childEnv() })
 }
 
-/** A free loopback port (there is a small race until the server binds it; fine for tests). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
+/** Ports found by {@link reservePort}, each held by a listening socket until its server starts. */
+const reserved = new Map<number, Server>()
+
+/**
+ * A free loopback port, held (listened on) until {@link startCommand} starts a server on it. A
+ * port only found free can be taken by a server of the other test lane in the minutes a test
+ * builds before it serves (or serves dev first, then production); then the server would not
+ * start, or the test would talk to another app.
+ */
+export async function reservePort(): Promise<number> {
+  const server = createServer().unref()
+  await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
+    server.listen(0, "127.0.0.1", resolve)
   })
+  const port = (server.address() as AddressInfo).port
+  reserved.set(port, server)
+  return port
+}
+
+/** Lets a server bind `port`, if {@link reservePort} holds it. */
+async function releasePort(port: number): Promise<void> {
+  const holder = reserved.get(port)
+  if (!holder) return
+  reserved.delete(port)
+  await new Promise((resolve) => holder.close(resolve))
+}
+
+/** A free loopback port, not held: for a port a command binds at once (an inspector's). */
+export async function freePort(): Promise<number> {
+  const port = await reservePort()
+  await releasePort(port)
+  return port
 }
 
 export interface RunningApp {
@@ -284,6 +307,7 @@ export async function startCommand(
   env: Record<string, string>,
   port: number,
 ): Promise<RunningApp> {
+  await releasePort(port)
   const child = spawn(command, args, {
     cwd: app.dir,
     env: childEnv(env),

@@ -1,12 +1,14 @@
 /**
  * The browser tests' own helpers, where a wrong one makes other suites flaky rather than fail:
- * waiting for a form's answer without JavaScript.
+ * waiting for a form's answer without JavaScript, and a port held until its server starts.
  */
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer as createTcpServer } from "node:net"
+import { tmpdir } from "node:os"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { clickAndLoad, launch, open, pageErrors } from "./browser.js"
+import { reservePort, startCommand } from "./fixture-apps.js"
 
 let browser: Browser
 let streaming: Server
@@ -39,4 +41,28 @@ it("clickAndLoad without JavaScript returns once the form's whole answer has loa
   // Read at once, not waited for: the page must already hold the answer's last part.
   expect(await page.locator('[data-testid="last"]').count()).toBe(1)
   await context.close()
+})
+
+it("reservePort holds the port until startCommand starts a server on it", async () => {
+  const port = await reservePort()
+  const taken = await new Promise<string>((resolve) => {
+    const rival = createTcpServer()
+    rival.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"))
+    rival.listen(port, "127.0.0.1", () => rival.close(() => resolve("bound")))
+  })
+  expect(taken).toBe("EADDRINUSE")
+
+  const script = `require("node:http").createServer((q, s) => s.end("ok")).listen(${port}, "127.0.0.1")`
+  const server = await startCommand(
+    { dir: tmpdir(), installed: [] },
+    process.execPath,
+    ["-e", script],
+    {},
+    port,
+  )
+  try {
+    expect(await fetch(`${server.url}/`).then((r) => r.text())).toBe("ok")
+  } finally {
+    await server.stop()
+  }
 })

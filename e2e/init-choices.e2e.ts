@@ -24,10 +24,10 @@ import {
   buildProduction,
   createApp,
   type FixtureApp,
-  freePort,
   type QwikVersion,
   qwik1,
   type RunningApp,
+  reservePort,
   startDev,
   startProduction,
   typeCheck,
@@ -114,7 +114,7 @@ async function serve(
   mode: "dev" | "production",
   shell: Record<string, string> = {},
 ): Promise<Served> {
-  const port = await freePort()
+  const port = await reservePort()
   const url = `http://localhost:${port}`
   const oidc = await startLocalOidc({ redirectUris: [`${url}/auth/callback/oidc`] })
   const env = {

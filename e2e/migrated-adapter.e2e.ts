@@ -22,13 +22,13 @@ import {
   clientFilesMatching,
   createApp,
   type FixtureApp,
-  freePort,
   newSecret,
   pglitePackage,
   pgPackage,
   pgTypesPackage,
   type RunningApp,
   removeFixtures,
+  reservePort,
   serverFilesMatching,
   startDev,
   startProduction,
@@ -63,7 +63,7 @@ const servers: Partial<Record<keyof typeof ports, RunningApp>> = {}
 
 beforeAll(async () => {
   browser = await launch()
-  for (const key of Object.keys(ports) as (keyof typeof ports)[]) ports[key] = await freePort()
+  for (const key of Object.keys(ports) as (keyof typeof ports)[]) ports[key] = await reservePort()
   oidc = await startLocalOidc({
     redirectUris: Object.values(ports).map((p) => `http://127.0.0.1:${p}/auth/callback/local`),
   })

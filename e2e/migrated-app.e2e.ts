@@ -17,10 +17,10 @@ import {
   clientFilesMatching,
   createApp,
   type FixtureApp,
-  freePort,
   newSecret,
   type RunningApp,
   removeFixtures,
+  reservePort,
   serverFilesMatching,
   startDev,
   startProduction,
@@ -39,8 +39,8 @@ const servers: Partial<Record<keyof typeof ports, RunningApp>> = {}
 
 beforeAll(async () => {
   browser = await launch()
-  ports.dev = await freePort()
-  ports.production = await freePort()
+  ports.dev = await reservePort()
+  ports.production = await reservePort()
   oidc = await startLocalOidc({
     redirectUris: Object.values(ports).map((p) => `http://127.0.0.1:${p}/auth/callback/local`),
   })

@@ -13,9 +13,9 @@ import {
   buildProduction,
   clientFilesMatching,
   type FixtureApp,
-  freePort,
   newSecret,
   type RunningApp,
+  reservePort,
   serverFilesMatching,
   startDev,
   startNodeServer,
@@ -47,7 +47,7 @@ export async function serveApp(
   production: "preview" | "node-server" = "preview",
   { env: extraEnv = {}, host = "127.0.0.1" }: ServeOptions = {},
 ): Promise<RunningApp> {
-  const port = await freePort()
+  const port = await reservePort()
   const url = `http://${host}:${port}`
   const env = { AUTH_SECRET: await newSecret(app), ...extraEnv, AUTH_URL: url }
   writeDotEnv(app, env)

@@ -16,11 +16,11 @@ import {
   buildProduction,
   createApp,
   type FixtureApp,
-  freePort,
   newSecret,
   pglitePackage,
   type RunningApp,
   removeFixtures,
+  reservePort,
   startDev,
   startProduction,
   typeCheck,
@@ -70,7 +70,7 @@ for (const mode of ["dev", "production"] as const) {
   describe(`passkeys on Qwik 2, ${mode}`, () => {
     let base = ""
     beforeAll(async () => {
-      const port = await freePort()
+      const port = await reservePort()
       // `localhost`, not the IP: an IP address cannot be a WebAuthn relying-party id, and
       // http://localhost is a secure context.
       base = `http://localhost:${port}`

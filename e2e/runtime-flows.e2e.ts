@@ -21,10 +21,10 @@ import { startLocalOidc } from "../examples/qwik-app/scripts/local-oidc.mjs"
 import {
   createApp,
   type FixtureApp,
-  freePort,
   newSecret,
   type RunningApp,
   removeFixtures,
+  reservePort,
 } from "./fixture-apps.js"
 import {
   buildClient,
@@ -161,7 +161,7 @@ for (const runtime of selectedRuntimes(edge)) {
 
     beforeAll(async () => {
       await buildServer(app, runtime.adapter)
-      const port = await freePort()
+      const port = await reservePort()
       appUrl = `http://127.0.0.1:${port}`
       oidc = await startLocalOidc({ redirectUris: [`${appUrl}/auth/callback/local-oidc`] })
       inbox = await startInbox()

@@ -15,10 +15,10 @@ import { clickAndLoad, launch, open, pageErrors } from "./browser.js"
 import {
   createApp,
   type FixtureApp,
-  freePort,
   newSecret,
   type RunningApp,
   removeFixtures,
+  reservePort,
 } from "./fixture-apps.js"
 import { FormClient } from "./form-client.js"
 import { ADA, signInWith } from "./quickstart-flows.js"
@@ -72,7 +72,7 @@ for (const runtime of selectedRuntimes()) {
 
     beforeAll(async () => {
       await buildServer(app, runtime.adapter)
-      const port = await freePort()
+      const port = await reservePort()
       const env: AppEnv = { AUTH_SECRET: secret, AUTH_URL: `http://127.0.0.1:${port}` }
       server = await runtime.start(app, port, env)
     }, SETUP_TIMEOUT)
