@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest"
-import { launch, open, pageErrors, sessionCookie, submitSignIn } from "./browser.js"
+import { clickAndLoad, launch, open, pageErrors, sessionCookie, submitSignIn } from "./browser.js"
 import { type DemoServer, startDemo } from "./demo-server.js"
 import { newDemoUser } from "./password-flows.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
@@ -82,9 +82,13 @@ async function sameSession(from: BrowserContext, base: string, javaScriptEnabled
   return opened
 }
 
-/** Submit one of the page's account forms and wait for its result (`<testId>-done|-error`). */
+/**
+ * Submit one of the page's account forms and wait for its result (`<testId>-done|-error`) on the
+ * whole page: without JavaScript the answer is a new page, and a count read before the rest of
+ * it has streamed in would find nothing, whatever the change did.
+ */
 async function submit(page: Page, button: string, result: string): Promise<void> {
-  await page.click(button)
+  await clickAndLoad(page, button)
   await page.waitForSelector(result)
 }
 

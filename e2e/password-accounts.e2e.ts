@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { launch, open as openBrowser, pageErrors, sessionCookie } from "./browser.js"
+import { clickAndLoad, launch, open as openBrowser, pageErrors, sessionCookie } from "./browser.js"
 import { type DemoServer, startDemo, startDemoDev } from "./demo-server.js"
 import {
   confirmLink,
@@ -59,9 +59,9 @@ async function signedInAs(page: Page): Promise<string | null> {
   return page.textContent('[data-testid="account-email"]')
 }
 
-/** Submit an account-page form and wait for its result (`<testId>-done` or `-error`). */
+/** Submit an account-page form and wait for its result (`<testId>-done` or `-error`), page loaded. */
 async function submitAccount(page: Page, testId: string): Promise<"done" | "error"> {
-  await page.click(`[data-testid="${testId}"]`)
+  await clickAndLoad(page, `[data-testid="${testId}"]`)
   const result = await page.waitForSelector(
     `[data-testid="${testId}-done"], [data-testid="${testId}-error"]`,
   )
