@@ -102,7 +102,7 @@ async function serverPid(port: number): Promise<number | undefined> {
 export async function startRedisServer(port?: number): Promise<RedisServer> {
   const { port: chosen, process: child } = await spawnRedisServer(
     (p) => ["--port", String(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    port === undefined ? {} : { port },
+    { port },
   )
   return {
     url: `redis://127.0.0.1:${chosen}`,
