@@ -41,6 +41,12 @@ export interface DefaultJWT extends Record<string, unknown> {
    * it is never a sign-in time, so such a session never counts as a recent sign-in.
    */
   sst?: number
+  /**
+   * Latchkey: the account's address was unproven when this session was issued. Only such an
+   * account can be claimed, so only such a session is checked against the account's state on
+   * every read (docs/design/pending-grants.md).
+   */
+  unproven?: boolean
 }
 
 /** The decoded session token. Augment this interface to type your own claims. */

@@ -4,7 +4,7 @@ import { Verification } from "../../src/errors.js"
 import { renderEmailConfirmation } from "../../src/lib/email/confirm.js"
 import { requestEmailSignIn } from "../../src/lib/email/request.js"
 import { verifyEmailSignIn } from "../../src/lib/email/verify.js"
-import { capturingProvider, linkParams, requestParams, SECRET } from "./helpers.js"
+import { capturingProvider, linkParams, requestParams, SECRET, stampOf } from "./helpers.js"
 
 const actionUrl = "https://app.example.com/auth/callback/email"
 
@@ -97,6 +97,7 @@ describe("renderEmailConfirmation", () => {
     const posted = hiddenInputs(renderEmailConfirmation({ ...base, ...link }).html)
     await expect(
       verifyEmailSignIn({
+        stampOf,
         provider,
         adapter,
         secret: SECRET,

@@ -11,6 +11,7 @@ import {
 import { requestEmailSignIn } from "../../src/lib/email/request.js"
 import { hashVerificationToken } from "../../src/lib/email/verification-token.js"
 import { verifyEmailSignIn } from "../../src/lib/email/verify.js"
+import { storedLinkValue } from "../../src/lib/grants/link.js"
 import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
 import {
   capturingProvider,
@@ -19,11 +20,17 @@ import {
   ORIGIN,
   requestParams,
   SECRET,
+  stampOf,
 } from "./helpers.js"
 
 afterEach(() => {
   vi.useRealTimers()
 })
+
+/** The grant an email sign-in link for a new address is minted as. */
+function grantOf(mail: { identifier: string }) {
+  return { purpose: "email-sign-in", identifier: mail.identifier, userId: null } as const
+}
 
 /** An adapter recording the verification tokens it stores. */
 function recordingAdapter() {
@@ -65,7 +72,8 @@ describe("requestEmailSignIn", () => {
     expect(stored).toHaveLength(1)
     expect(stored[0]!.identifier).toBe("ann@example.com")
     expect(stored[0]!.token).not.toContain(mail.token)
-    expect(stored[0]!.token).toBe(await hashVerificationToken(mail.token, SECRET))
+    // The MAC of the token and what the link is bound to (no account holds the address yet).
+    expect(stored[0]!.token).toBe(await storedLinkValue(mail.token, grantOf(mail), "none", SECRET))
     // Default lifetime: 10 minutes.
     const lifetime = stored[0]!.expires.getTime() - before
     expect(lifetime).toBeGreaterThan(599_000)
@@ -176,7 +184,12 @@ describe("requestEmailSignIn", () => {
     expect(sent[0]!.identifier).toBe("ann@example.com")
     expect(sent[0]!.token).toBe("custom-token-value-0123456789abcdef")
     expect(stored[0]!.token).toBe(
-      await hashVerificationToken("custom-token-value-0123456789abcdef", SECRET),
+      await storedLinkValue(
+        "custom-token-value-0123456789abcdef",
+        grantOf({ identifier: "ann@example.com" }),
+        "none",
+        SECRET,
+      ),
     )
     // A custom normalizer's plain Error is a refusal of the address, typed.
     await expect(
@@ -340,6 +353,7 @@ describe("requestEmailSignIn", () => {
 describe("verifyEmailSignIn", () => {
   const verify = (adapter: Adapter, link: { token: unknown; email: unknown }, secret = SECRET) =>
     verifyEmailSignIn({
+      stampOf,
       provider: capturingProvider().provider,
       adapter,
       secret,
@@ -447,7 +461,7 @@ describe("verifyEmailSignIn", () => {
       secret: ["first-secret-xxxxxxxxxxxxxxxxxxxx", SECRET],
     })
     expect(stored[0]!.token).toBe(
-      await hashVerificationToken(mail.token, "first-secret-xxxxxxxxxxxxxxxxxxxx"),
+      await storedLinkValue(mail.token, grantOf(mail), "none", "first-secret-xxxxxxxxxxxxxxxxxxxx"),
     )
   })
 
@@ -457,7 +471,7 @@ describe("verifyEmailSignIn", () => {
     await requestEmailSignIn(requestParams(provider, adapter))
     const link = linkParams(sent[0]!.url)
     await expect(
-      verifyEmailSignIn({ provider, adapter, secret: "something-else", ...link }),
+      verifyEmailSignIn({ stampOf, provider, adapter, secret: "something-else", ...link }),
     ).resolves.toBeDefined()
   })
 
@@ -489,6 +503,7 @@ describe("verifyEmailSignIn", () => {
   it("requires an adapter with useVerificationToken", async () => {
     await expect(
       verifyEmailSignIn({
+        stampOf,
         provider: capturingProvider().provider,
         adapter: {},
         secret: SECRET,

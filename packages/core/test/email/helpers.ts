@@ -8,6 +8,9 @@ import { Nodemailer } from "../../src/providers/nodemailer.js"
 export const SECRET = "a-test-secret-that-is-long-enough-0123456789"
 export const ORIGIN = "https://app.example.com"
 
+/** The account state the direct calls run under: no account's state ever moved. */
+export const stampOf = async (_userId: string): Promise<number> => 0
+
 /** A provider whose sender records the mails instead of sending them. */
 export function capturingProvider(overrides: Partial<EmailConfig> = {}) {
   const sent: SendVerificationRequestParams[] = []
@@ -38,6 +41,7 @@ export function requestParams(
     theme: {},
     request: new Request(`${ORIGIN}/auth/signin/${provider.id}`, { method: "POST" }),
     ip: "203.0.113.7",
+    stampOf,
     ...overrides,
   }
 }

@@ -12,7 +12,7 @@ import { verifyEmailSignIn } from "../../src/lib/email/verify.js"
 import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
 import type { EmailConfig } from "../../src/providers/email.js"
 import { Nodemailer, sendWithNodemailer } from "../../src/providers/nodemailer.js"
-import { linkParams, MemoryAdapter, ORIGIN, requestParams, SECRET } from "./helpers.js"
+import { linkParams, MemoryAdapter, ORIGIN, requestParams, SECRET, stampOf } from "./helpers.js"
 
 interface Received {
   from: string
@@ -125,12 +125,12 @@ describe("Nodemailer over real SMTP", () => {
     const link = linkParams(inText[0]!)
     expect(link.email).toBe("ann@example.com")
     expect(link.callbackUrl).toBe(`${ORIGIN}/dashboard`)
-    const result = await verifyEmailSignIn({ provider, adapter, secret: SECRET, ...link })
+    const result = await verifyEmailSignIn({ stampOf, provider, adapter, secret: SECRET, ...link })
     expect(result).toMatchObject({ isNewUser: true, user: { email: "ann@example.com" } })
 
     // Second use of the same link.
     await expect(
-      verifyEmailSignIn({ provider, adapter, secret: SECRET, ...link }),
+      verifyEmailSignIn({ stampOf, provider, adapter, secret: SECRET, ...link }),
     ).rejects.toBeInstanceOf(Verification)
   })
 
@@ -155,7 +155,7 @@ describe("Nodemailer over real SMTP", () => {
     vi.advanceTimersByTime(11 * 60 * 1000)
     const link = linkParams(textLinks(mail.text ?? "")[0]!)
     await expect(
-      verifyEmailSignIn({ provider, adapter, secret: SECRET, ...link }),
+      verifyEmailSignIn({ stampOf, provider, adapter, secret: SECRET, ...link }),
     ).rejects.toBeInstanceOf(Verification)
   })
 
@@ -165,14 +165,21 @@ describe("Nodemailer over real SMTP", () => {
     const link = linkParams(textLinks(mail.text ?? "")[0]!)
     const tampered = `${link.token.slice(0, -1)}${link.token.endsWith("A") ? "B" : "A"}`
     await expect(
-      verifyEmailSignIn({ provider, adapter, secret: SECRET, ...link, token: tampered }),
+      verifyEmailSignIn({ stampOf, provider, adapter, secret: SECRET, ...link, token: tampered }),
     ).rejects.toBeInstanceOf(Verification)
     await expect(
-      verifyEmailSignIn({ provider, adapter, secret: SECRET, ...link, email: "eve@example.com" }),
+      verifyEmailSignIn({
+        stampOf,
+        provider,
+        adapter,
+        secret: SECRET,
+        ...link,
+        email: "eve@example.com",
+      }),
     ).rejects.toBeInstanceOf(Verification)
     // Neither attempt spent the real link.
     await expect(
-      verifyEmailSignIn({ provider, adapter, secret: SECRET, ...link }),
+      verifyEmailSignIn({ stampOf, provider, adapter, secret: SECRET, ...link }),
     ).resolves.toBeDefined()
   })
 

@@ -177,15 +177,35 @@ describe("claimAddress refuses, and then removes nothing", () => {
     expect((await h.adapter.getUserByEmail!(VICTIM))?.emailVerified).toBeInstanceOf(Date)
   })
 
-  it("an adapter that cannot delete the row's passkey: MissingAdapterMethods naming it, nothing removed, no session ended", async () => {
+  it("an adapter that cannot delete the row's passkey (an Auth.js adapter): the claim unlinks the account row it signs in through, and the passkey signs in no more", async () => {
     const { deleteAuthenticator: _, ...withoutDelete } = MemoryAdapter()
-    const h = harness({ adapter: withoutDelete })
+    const h = harness({ adapter: withoutDelete, onClaim: true })
+    const squatter = await h.squat()
+    expect(await h.emailSignIn(h.browser())).toBeNull()
+    expect(h.claims[0]!.removed.passkeys).toBe(1)
+    expect((await h.adapter.getUserByEmail!(VICTIM))?.emailVerified).toBeInstanceOf(Date)
+    expect(await h.adapter.getTwoFactor!(squatter.row.id)).toBeNull()
+    expect(await squatter.browser.session()).toBeNull()
+    // The authenticator row is left, but without its account row it is nobody's way in.
+    expect(await h.adapter.listAuthenticatorsByUserId!(squatter.row.id)).toHaveLength(1)
+    const again = h.browser()
+    await again.authenticate(squatter.key)
+    expect(await again.session()).toBeNull()
+    expect(h.errors.at(-1)).toMatchObject({
+      type: "WebAuthnVerificationError",
+      details: { reason: "no-account" },
+    })
+  })
+
+  it("an adapter that can neither delete the row's passkey nor unlink its account row: MissingAdapterMethods naming it, nothing removed, no session ended", async () => {
+    const { deleteAuthenticator: _, unlinkAccount: __, ...without } = MemoryAdapter()
+    const h = harness({ adapter: without })
     const squatter = await h.squat()
     expect(await h.emailSignIn(h.browser())).toBe("Configuration")
     const refusal = h.errors.find((e) => (e as { type?: string }).type === "MissingAdapterMethods")
-    expect(refusal?.message).toContain("deleteAuthenticator()")
+    expect(refusal?.message).toContain("unlinkAccount()")
     expect((refusal as { details?: unknown }).details).toMatchObject({
-      methods: ["deleteAuthenticator"],
+      methods: ["unlinkAccount"],
     })
     expect((await h.adapter.getUserByEmail!(VICTIM))?.emailVerified ?? null).toBeNull()
     expect(await h.adapter.listAuthenticatorsByUserId!(squatter.row.id)).toHaveLength(1)

@@ -3,6 +3,7 @@
  * email), consumed OAuth states and used email links. Each protection is shown to depend on
  * the store (two flows sharing one store see each other; a failing store fails closed).
  */
+
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { InvalidCheck, RateLimited, StoreError, Verification } from "../../src/errors.js"
@@ -19,6 +20,7 @@ import {
   SECRET as EMAIL_SECRET,
   linkParams,
   requestParams,
+  stampOf,
 } from "../email/helpers.js"
 import { flowContext } from "../oauth/harness/flow.js"
 import { postForm } from "./post-form.js"
@@ -212,7 +214,7 @@ describe("email sign-in limits and links in the store", () => {
       return row
     }
     const verify = (store?: Store) =>
-      verifyEmailSignIn({ provider, adapter, secret: EMAIL_SECRET, ...link, store })
+      verifyEmailSignIn({ stampOf, provider, adapter, secret: EMAIL_SECRET, ...link, store })
     const store = new MemoryStore()
     await expect(verify(store)).resolves.toMatchObject({ isNewUser: true })
     const replay = await verify(store).catch((e) => e)

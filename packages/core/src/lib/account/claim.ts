@@ -13,10 +13,12 @@
  * Order, so a squatter racing the claim keeps nothing:
  * 1. everything the row holds is read, and the methods needed to remove it checked, before
  *    anything is removed: a row is never half-claimed for want of an adapter method;
- * 2. sessions are ended first, so no session can add a credential after the credentials are
- *    listed; then the credentials are removed; then sessions are ended again and the
- *    credentials listed again (a sign-in with a credential between steps 1 and 2 could have
- *    added one), up to {@link MAX_ROUNDS} times;
+ * 2. the account's state moves first (docs/design/pending-grants.md): every session ends and
+ *    every pending grant of the row (an address change, a reset or sign-up link, a second-factor
+ *    step) is void, so nothing can add a credential after the credentials are listed; then the
+ *    credentials are removed; then the state moves again and the credentials are listed again (a
+ *    sign-in with a credential between steps 1 and 2 could have added one), up to
+ *    {@link MAX_ROUNDS} times;
  * 3. the row is marked proven last: a claim that fails half-way leaves it unproven, and the
  *    next proof claims it again.
  */
@@ -24,7 +26,8 @@ import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from 
 import { AccountNotLinked, MissingAdapterMethods, OAuthAccountNotLinked } from "../../errors.js"
 import type { RequestContext } from "../context.js"
 import { emitEvent } from "../events.js"
-import { revocationBackend } from "../revocation/index.js"
+import { moveAccountState } from "../grants/account-state.js"
+import { sessionContext } from "../session/from-request.js"
 import type { Awaitable } from "../types/awaitable.js"
 import type { ClaimRemoved, ClaimVia } from "./claim-types.js"
 import { markVerified } from "./email-ownership.js"
@@ -47,6 +50,7 @@ interface PasswordReader {
 
 /** What the row holds that Latchkey can remove. */
 interface Holdings {
+  /** The passkeys that can still sign in. */
   passkeys: AdapterAuthenticator[]
   accounts: AdapterAccount[]
   password: boolean
@@ -71,7 +75,6 @@ export async function claimAddress(
   via: ClaimVia,
 ): Promise<ClaimResult> {
   const { config, logger } = ctx
-  const adapter = config.adapter!
   const Refusal = via.proof === "provider" ? OAuthAccountNotLinked : AccountNotLinked
 
   if (!config.events.accountClaimed && (await config.account.hasCredentials?.(user))) {
@@ -81,7 +84,7 @@ export async function claimAddress(
     )
   }
 
-  let held = await holdings(adapter, user.id)
+  let held = await holdings(ctx, user.id)
   const missing = missingMethods(ctx, held)
   if (missing.length > 0) {
     throw new MissingAdapterMethods(
@@ -101,8 +104,8 @@ export async function claimAddress(
         { details: { provider: via.provider, reason: "claim-raced" } },
       )
     }
-    await remove(adapter, user.id, held, removed)
-    held = await holdings(adapter, user.id)
+    await remove(ctx, user.id, held, removed)
+    held = await holdings(ctx, user.id)
   }
 
   const proven = await markVerified(ctx, user)
@@ -113,15 +116,43 @@ export async function claimAddress(
 }
 
 /** Everything removable the row holds now. Reads only. */
-async function holdings(adapter: Adapter, userId: string): Promise<Holdings> {
+async function holdings(ctx: RequestContext, userId: string): Promise<Holdings> {
+  const adapter = ctx.config.adapter!
   const password = (adapter as PasswordReader).getPasswordHash
   const [passkeys, accounts, hash, twoFactor] = await Promise.all([
-    adapter.listAuthenticatorsByUserId?.(userId) ?? [],
+    livePasskeys(ctx, userId),
     adapter.listAccountsByUserId?.(userId) ?? [],
     password?.call(adapter, userId) ?? null,
     adapter.getTwoFactor?.(userId) ?? null,
   ])
   return { passkeys, accounts, password: hash !== null, twoFactor: twoFactor !== null }
+}
+
+/** The ids of the configured passkey providers: a passkey's account row is under one of them. */
+function passkeyProviders(ctx: RequestContext): string[] {
+  return ctx.config.providers.filter((p) => p.type === "webauthn").map((p) => p.id)
+}
+
+/**
+ * The row's passkeys that can sign in. A passkey signs in only through its `webauthn` account
+ * row (`webauthn/callback.ts`), so with an adapter that cannot delete authenticators (an Auth.js
+ * adapter) a claim unlinks that row instead, and the authenticator left behind is no way in.
+ */
+async function livePasskeys(ctx: RequestContext, userId: string): Promise<AdapterAuthenticator[]> {
+  const adapter = ctx.config.adapter!
+  const all = (await adapter.listAuthenticatorsByUserId?.(userId)) ?? []
+  if (adapter.deleteAuthenticator || !adapter.getAccount || all.length === 0) return all
+  const providers = passkeyProviders(ctx)
+  const live = await Promise.all(
+    all.map(async (passkey) => {
+      for (const provider of providers) {
+        const row = await adapter.getAccount!(passkey.credentialID, provider)
+        if (row?.userId === userId) return true
+      }
+      return false
+    }),
+  )
+  return all.filter((_, i) => live[i])
 }
 
 function isEmpty(held: Holdings): boolean {
@@ -132,7 +163,9 @@ function isEmpty(held: Holdings): boolean {
 
 /**
  * The methods the claim lacks: a remover for each thing the row holds, and a lister for each
- * kind of thing the adapter can store but not list (what it holds is then unknown).
+ * kind of thing the adapter can store but not list (what it holds is then unknown). Sessions
+ * need nothing: the state move ends them (rows through the adapter, or the stamp their tokens
+ * carry).
  */
 function missingMethods(ctx: RequestContext, held: Holdings): string[] {
   const adapter = ctx.config.adapter!
@@ -141,42 +174,53 @@ function missingMethods(ctx: RequestContext, held: Holdings): string[] {
   if (has("createAuthenticator") && !has("listAuthenticatorsByUserId")) {
     needs.push("listAuthenticatorsByUserId")
   }
-  if (held.passkeys.length > 0) needs.push("deleteAuthenticator")
-  if (has("linkAccount") && !has("listAccountsByUserId")) needs.push("listAccountsByUserId")
+  if (held.passkeys.length > 0 && !has("deleteAuthenticator")) {
+    needs.push("getAccount", "unlinkAccount")
+  }
+  if (
+    has("linkAccount") &&
+    !has("listAccountsByUserId") &&
+    linksProviderAccounts(ctx.config.providers)
+  ) {
+    needs.push("listAccountsByUserId")
+  }
   if (held.accounts.length > 0) needs.push("unlinkAccount")
   if (has("setPasswordHash") && !has("getPasswordHash")) needs.push("getPasswordHash")
   if (held.password) needs.push("deletePasswordHash")
   if (has("setTwoFactor") && !has("getTwoFactor")) needs.push("getTwoFactor")
   if (held.twoFactor) needs.push("deleteTwoFactor")
-  if (ctx.config.session.strategy === "database") needs.push("deleteUserSessions")
-  return needs.filter((name) => !has(name))
+  return [...new Set(needs)].filter((name) => !has(name))
+}
+
+/** Whether the app signs in with OAuth/OIDC providers, whose account rows a claim must find. */
+export function linksProviderAccounts(providers: readonly { type: string }[]): boolean {
+  return providers.some((p) => p.type === "oauth" || p.type === "oidc")
 }
 
 /**
- * Ends every session of the user: database rows, and JWT sessions through the revocation
- * backend (the user's session version goes up, the session list is forgotten). `false` when
- * JWT sessions cannot be ended (`revocation: "off"`), logged once per process.
+ * Moves the account's state (`claim`): every session ends and every pending grant of the row is
+ * void. `false` when JWT sessions cannot be ended (`revocation: "off"`), logged once per
+ * process; the grants are void all the same.
  */
 async function endSessions(ctx: RequestContext, userId: string): Promise<boolean> {
-  const { config } = ctx
-  await config.adapter!.deleteUserSessions?.(userId)
-  if (config.session.strategy !== "jwt") return true
-  if (config.session.revocation === "off") {
+  await moveAccountState(sessionContext(ctx), userId, "claim")
+  const { session } = ctx.config
+  if (session.strategy === "jwt" && session.revocation === "off") {
     ctx.logger.warn("claim-sessions-not-ended")
     return false
   }
-  await revocationBackend(config).revokeUserSessions(userId)
   return true
 }
 
 async function remove(
-  adapter: Adapter,
+  ctx: RequestContext,
   userId: string,
   held: Holdings,
   removed: { passkeys: number; accounts: string[]; password: boolean; twoFactor: boolean },
 ): Promise<void> {
+  const adapter = ctx.config.adapter!
   for (const passkey of held.passkeys) {
-    if (await adapter.deleteAuthenticator!(userId, passkey.credentialID)) removed.passkeys++
+    if (await removePasskey(ctx, adapter, userId, passkey)) removed.passkeys++
   }
   for (const account of held.accounts) {
     const { provider, providerAccountId } = account
@@ -192,6 +236,24 @@ async function remove(
     await adapter.replaceRecoveryCodes?.(userId, [])
     removed.twoFactor = true
   }
+}
+
+/** Deletes the passkey, or (an adapter that cannot) unlinks the account row it signs in through. */
+async function removePasskey(
+  ctx: RequestContext,
+  adapter: Adapter,
+  userId: string,
+  passkey: AdapterAuthenticator,
+): Promise<boolean> {
+  if (adapter.deleteAuthenticator) return adapter.deleteAuthenticator(userId, passkey.credentialID)
+  let unlinked = false
+  for (const provider of passkeyProviders(ctx)) {
+    const row = await adapter.getAccount!(passkey.credentialID, provider)
+    if (row?.userId !== userId) continue
+    await adapter.unlinkAccount!({ provider, providerAccountId: passkey.credentialID })
+    unlinked = true
+  }
+  return unlinked
 }
 
 /** The log line's detail: ids and counts, never the address or a secret. */

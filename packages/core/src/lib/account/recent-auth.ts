@@ -4,11 +4,13 @@
  * off a second factor). One rule for every caller: the account API, two-factor settings and
  * app code through `requireRecentAuth`.
  *
- * A session whose sign-in time is unknown (issued by Auth.js, or a database row from an
- * adapter without the column) is never recent: re-issuing it does not make it so.
+ * A session whose sign-in time is unknown (issued by Auth.js, or before Latchkey recorded it) is
+ * never recent: re-issuing it does not make it so. A database session of an adapter without the
+ * columns (an Auth.js adapter) carries its facts in its token (`session/token-facts.ts`).
  */
 import type { AdapterSession } from "../../adapters.js"
 import { ReauthenticationRequired } from "../../errors.js"
+import { tokenFacts } from "../session/token-facts.js"
 import { nowSeconds } from "../time.js"
 
 /** What a session knows about its sign-in. */
@@ -60,14 +62,19 @@ export function assertRecentAuth(facts: RecentAuthFacts, policy: RecentAuthPolic
   )
 }
 
-/** The sign-in facts of a database session row (`authTime`, `amr` are optional columns). */
+/**
+ * The sign-in facts of a database session: the row's optional `authTime` and `amr` columns, else
+ * what its token carries.
+ */
 export function databaseSessionFacts(session: AdapterSession): RecentAuthFacts {
   const time = session.authTime
-  return {
-    authTime:
-      time instanceof Date && !Number.isNaN(time.getTime())
-        ? Math.floor(time.getTime() / 1000)
-        : undefined,
-    amr: Array.isArray(session.amr) ? session.amr : undefined,
+  if (time instanceof Date && !Number.isNaN(time.getTime())) {
+    return {
+      authTime: Math.floor(time.getTime() / 1000),
+      amr: Array.isArray(session.amr) ? session.amr : undefined,
+    }
   }
+  const carried = tokenFacts(session.sessionToken)
+  if (carried) return { authTime: carried.authTime, amr: carried.amr }
+  return { authTime: undefined, amr: Array.isArray(session.amr) ? session.amr : undefined }
 }

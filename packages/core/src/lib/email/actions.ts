@@ -13,6 +13,7 @@ import { requireCsrf } from "../csrf/require.js"
 import { type Outcome, redirect } from "../http/outcome.js"
 import { defaultClientIp } from "../rate-limit/client-ip.js"
 import { toLocation } from "../redirect.js"
+import { accountStamp } from "../revocation/stamp.js"
 import type { EmailConfig } from "./config.js"
 import { renderEmailConfirmation } from "./confirm.js"
 import { requestEmailSignIn } from "./request.js"
@@ -50,6 +51,7 @@ export async function emailSignIn(
     store: ctx.config.store,
     ip: getClientIp(ctx.request),
     logger: ctx.logger,
+    stampOf: (userId) => accountStamp(ctx.config, userId),
   })
   if (result.kind === "redirect") {
     const chosen = await ctx.config.callbacks.redirect({ url: result.url, baseUrl: ctx.origin })
@@ -97,6 +99,7 @@ export async function emailCallback(
     token: body.token,
     email: body.email,
     store: ctx.config.store,
+    stampOf: (userId) => accountStamp(ctx.config, userId),
   })
   return completeSignIn(ctx, provider, {
     user: verified.user,

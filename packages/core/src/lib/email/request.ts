@@ -16,6 +16,7 @@ import {
   RateLimited,
 } from "../../errors.js"
 import type { CallbacksOptions } from "../../types.js"
+import { mintLinkGrant } from "../grants/link.js"
 import { hitAddressLimit, hitIpLimit } from "../rate-limit/email-limits.js"
 import type { RateLimitStore } from "../rate-limit/store.js"
 import type { Theme } from "../types/pages.js"
@@ -23,7 +24,6 @@ import type { Account } from "../types/records.js"
 import type { EmailConfig, EmailRateLimitOptions } from "./config.js"
 import { normalizeIdentifier as defaultNormalizeIdentifier } from "./normalize-identifier.js"
 import { emailSecrets } from "./secrets.js"
-import { generateVerificationToken, hashVerificationToken } from "./verification-token.js"
 
 export interface RequestEmailSignInParams {
   provider: EmailConfig
@@ -48,6 +48,11 @@ export interface RequestEmailSignInParams {
   store?: RateLimitStore | undefined
   /** The client's IP from a trusted source; `undefined` skips the per-IP limit. */
   ip?: string | undefined
+  /**
+   * The account's state stamp (`accountStamp`): the link is bound to the state of the account
+   * holding the address when it is mailed (docs/design/pending-grants.md).
+   */
+  stampOf(userId: string): Promise<number>
   logger?: {
     error(error: Error): void
     debug(message: string, metadata?: Record<string, unknown>): void
@@ -100,7 +105,8 @@ export async function requestEmailSignIn(
     })
   }
 
-  const user: AdapterUser = (await adapter.getUserByEmail(identifier)) ?? {
+  const holder = await adapter.getUserByEmail(identifier)
+  const user: AdapterUser = holder ?? {
     id: crypto.randomUUID(),
     email: identifier,
     emailVerified: null,
@@ -122,14 +128,13 @@ export async function requestEmailSignIn(
     return { kind: "verify-request", identifier, status: "address-rate-limited" }
   }
 
-  const token = await (provider.generateVerificationToken ?? generateVerificationToken)()
-  const expires = new Date(Date.now() + provider.maxAge * 1000)
   // Stored before sending, so a link that arrives always works.
-  await adapter.createVerificationToken({
-    identifier,
-    token: await hashVerificationToken(token, secrets[0]!),
-    expires,
-  })
+  const { token, expires } = await mintLinkGrant(
+    { secrets, adapter, stampOf: params.stampOf },
+    { purpose: "email-sign-in", identifier, userId: holder?.id ?? null },
+    provider.maxAge,
+    provider.generateVerificationToken ? await provider.generateVerificationToken() : undefined,
+  )
   const url = callbackLink(params, { token, identifier })
   try {
     await provider.sendVerificationRequest({

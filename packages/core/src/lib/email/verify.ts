@@ -9,15 +9,15 @@
  */
 import type { Adapter, AdapterUser } from "../../adapters.js"
 import { MissingAdapterMethods, Verification } from "../../errors.js"
+import { MAX_LINK_TOKEN_LENGTH, redeemLinkGrant } from "../grants/link.js"
 import type { Store } from "../rate-limit/store.js"
 import type { Account } from "../types/records.js"
 import type { EmailConfig } from "./config.js"
 import { MAX_EMAIL_LENGTH } from "./normalize-identifier.js"
 import { emailSecrets } from "./secrets.js"
-import { hashVerificationToken, storedTokenEquals } from "./verification-token.js"
 
 /** Longest token accepted from a request (the default one has 43 characters). */
-export const MAX_TOKEN_LENGTH = 512
+export const MAX_TOKEN_LENGTH = MAX_LINK_TOKEN_LENGTH
 
 export interface VerifyEmailSignInParams {
   provider: EmailConfig
@@ -28,10 +28,11 @@ export interface VerifyEmailSignInParams {
   token: unknown
   /** The `email` field of the POST body. */
   email: unknown
-  /** `config.store`: remembers used links (see `rememberUse`). */
+  /** `config.store`: remembers used links, a second guard behind `useVerificationToken`. */
   store?: Store | undefined
+  /** The account's state stamp (`accountStamp`): the link is void once it moved. */
+  stampOf(userId: string): Promise<number>
 }
-
 export interface VerifyEmailSignInResult {
   /**
    * The stored user with this email, or (`isNewUser`) a new one to create, with a fresh id
@@ -61,39 +62,26 @@ export async function verifyEmailSignIn(
     )
   }
   const secrets = emailSecrets(provider, params.secret)
-  const { token, email } = params
+  const { email, token } = params
+  const message = "The sign-in link is invalid, expired or already used"
   if (typeof token !== "string" || token === "" || token.length > MAX_TOKEN_LENGTH) {
-    throw invalid("malformed-token")
+    throw new Verification(message, { details: { reason: "malformed-token" } })
   }
   if (typeof email !== "string" || email === "" || email.length > MAX_EMAIL_LENGTH) {
-    throw invalid("malformed-email")
+    throw new Verification(message, { details: { reason: "malformed-email" } })
   }
-
-  // Newest secret first: that is the one current links are signed with, so usually one lookup.
-  let stored: Awaited<ReturnType<NonNullable<Adapter["useVerificationToken"]>>> = null
-  let expected = ""
-  for (const secret of secrets) {
-    expected = await hashVerificationToken(token, secret)
-    stored = await adapter.useVerificationToken({ identifier: email, token: expected })
-    if (stored) break
-  }
-  if (!stored) throw invalid("unknown-or-used")
-  // The adapter looked the row up by these values; checking again guards against an adapter
-  // that matches loosely (case-insensitive collation, trimming, a prefix index).
-  if (!storedTokenEquals(String(stored.token), expected) || stored.identifier !== email) {
-    throw invalid("mismatch")
-  }
-  const expires = new Date(stored.expires)
+  // Who holds the address now: the link is bound to that account's state (or to "no account").
+  const existing = await adapter.getUserByEmail(email)
+  await redeemLinkGrant(
+    { secrets, adapter, store: params.store, stampOf: params.stampOf },
+    { purpose: "email-sign-in", identifier: email, userId: existing?.id ?? null },
+    token,
+    message,
+  )
   const now = new Date()
-  if (Number.isNaN(expires.getTime()) || expires.getTime() <= now.getTime()) {
-    throw invalid("expired")
-  }
-  await rememberUse(params.store, expected, expires.getTime() - now.getTime())
-
-  const existing = await adapter.getUserByEmail(stored.identifier)
   const user: AdapterUser = existing ?? {
     id: crypto.randomUUID(),
-    email: stored.identifier,
+    email,
     emailVerified: now,
   }
   return {
@@ -101,36 +89,10 @@ export async function verifyEmailSignIn(
     account: {
       provider: provider.id,
       type: "email",
-      providerAccountId: stored.identifier,
+      providerAccountId: email,
       userId: user.id,
     },
     isNewUser: existing === null || existing === undefined,
     emailVerified: now,
   }
-}
-
-/**
- * A second line behind `useVerificationToken`'s single use: the link's hash is remembered in
- * the store until the link would expire, so an adapter whose lookup-and-delete is not atomic
- * still lets two concurrent redemptions (on two instances, say) produce one session at most.
- * A store that cannot answer refuses the link (fail closed); the person asks for a new one.
- */
-async function rememberUse(store: Store | undefined, hash: string, ttlMs: number): Promise<void> {
-  if (!store) return
-  let fresh: boolean
-  try {
-    fresh = await store.consumeOnce(`email-link:${hash}`, Math.max(1000, ttlMs))
-  } catch (cause) {
-    throw new Verification("The sign-in link could not be checked (store unavailable)", {
-      cause,
-      details: { reason: "store-unavailable" },
-    })
-  }
-  if (!fresh) throw invalid("replayed")
-}
-
-function invalid(reason: string): Verification {
-  return new Verification("The sign-in link is invalid, expired or already used", {
-    details: { reason },
-  })
 }

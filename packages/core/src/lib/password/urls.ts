@@ -1,5 +1,7 @@
 /** URLs and link keys of the password flows, shared by the actions and the account changes. */
 import { actionUrl, type RequestContext } from "../context.js"
+import { emailSecrets } from "../email/secrets.js"
+import { linkGrantKeys } from "../grants/link.js"
 import type { PasswordConfig } from "./config.js"
 import type { LinkKeys } from "./links.js"
 
@@ -27,12 +29,11 @@ export function passwordUrl(
 }
 
 export function linkKeys(ctx: RequestContext, provider: PasswordConfig): LinkKeys {
-  return {
-    provider: { id: provider.id, secret: provider.passwordAccount.secret },
-    configSecret: ctx.config.secret,
-    adapter: ctx.config.adapter,
-    store: ctx.config.store,
-  }
+  const secrets = emailSecrets(
+    { id: provider.id, secret: provider.passwordAccount.secret },
+    ctx.config.secret,
+  )
+  return linkGrantKeys(ctx.config, secrets)
 }
 
 const CUSTOM_PAGES = {

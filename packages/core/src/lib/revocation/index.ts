@@ -9,7 +9,7 @@
  *   (`reissue`), never (`off`); `session.absoluteMaxAge` ends it from `auth_time` regardless.
  */
 
-import { StoreError } from "../../errors.js"
+import type { StoreError } from "../../errors.js"
 import type { JWT } from "../../jwt.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { Logger } from "../logger.js"
@@ -18,6 +18,7 @@ import { nowSeconds } from "../time.js"
 import { adapterRevocation, hasRevocationMethods } from "./adapter-backend.js"
 import type { RevocationBackend, RevocationVerdict } from "./backend.js"
 import { storeRevocation } from "./store-backend.js"
+import { asStoreError } from "./store-error.js"
 
 export type { RevocationBackend, SessionRecord } from "./backend.js"
 
@@ -125,11 +126,6 @@ export async function checkRevocation(
   } catch (cause) {
     return { outcome: "unavailable", error: asStoreError(cause) }
   }
-}
-
-function asStoreError(cause: unknown): StoreError {
-  if (cause instanceof StoreError) return cause
-  return new StoreError("The session revocation state could not be reached", { cause })
 }
 
 /**

@@ -9,10 +9,31 @@ import type { CallbacksOptions } from "../../types.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
 import { emitEvent } from "../events.js"
 import { accountsHaveRefreshError, markSession } from "../refresh/session-error.js"
+import { accountStamp } from "../revocation/stamp.js"
 import type { Session } from "../types/records.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
+import { tokenFacts } from "./token-facts.js"
 
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
+
+/**
+ * A session whose token carries the account's stamp (an adapter that cannot delete a user's
+ * rows: `token-facts.ts`) ended when the stamp moved past it. Checked on every read while the
+ * account was unproven at sign-in (a claim must end it at once) or `revocation` is `strict`,
+ * else when the session slides (`updateAge`), as a JWT session with `revocation: "reissue"`.
+ */
+async function endedByStamp(
+  sctx: SessionContext,
+  sessionToken: string,
+  userId: string,
+  sliding: boolean,
+): Promise<boolean> {
+  const carried = tokenFacts(sessionToken)
+  const { revocation } = sctx.config.session
+  if (!carried || revocation === "off") return false
+  if (!(sliding || carried.unproven || revocation === "strict")) return false
+  return carried.stamp < (await accountStamp(sctx.config, userId))
+}
 
 export async function readDatabaseSession(
   sctx: SessionContext,
@@ -41,7 +62,13 @@ export async function readDatabaseSession(
     let row: AdapterSession = found.session
     const cookies: SessionResult["cookies"] = []
     const dueAt = row.expires.valueOf() - maxAge * 1000 + updateAge * 1000
-    if (updateAge === 0 || dueAt <= nowMs) {
+    const due = updateAge === 0 || dueAt <= nowMs
+    if (await endedByStamp(sctx, sessionToken, found.user.id, due)) {
+      await adapter.deleteSession!(sessionToken)
+      logger.warn("session-revoked", "(reason: the account's state moved)")
+      return { session: null, cookies: clearSessionCookies(options, present) }
+    }
+    if (due) {
       const expires = new Date(Math.floor(nowMs / 1000) * 1000 + maxAge * 1000)
       // The account API's adapters also keep when the session was last seen (display only).
       const lastSeenAt = adapter.listSessionsByUserId ? { lastSeenAt: new Date(nowMs) } : {}

@@ -6,6 +6,7 @@
  * back) — an ordinary read inside `updateAge` costs one decryption and sets no cookie.
  */
 
+import { isDate } from "../../adapters.js"
 import { JWTSessionError } from "../../errors.js"
 import { decode as builtInDecode, type JWT } from "../../jwt.js"
 import type { CallbacksOptions } from "../../types.js"
@@ -49,7 +50,7 @@ function findSessionToken(sctx: SessionContext, candidates: readonly string[]) {
   return decodeFirstCandidate(candidates, jwt.decode, jwt.secret, sctx.cookies.sessionToken.name)
 }
 
-type Identity = Pick<JWT, "sid" | "auth_time" | "sv" | "amr" | "sst">
+type Identity = Pick<JWT, "sid" | "auth_time" | "sv" | "amr" | "sst" | "unproven">
 
 /**
  * Puts the session's `sid`, `auth_time`, `amr` and `sv` back on a token about to be
@@ -70,6 +71,8 @@ function restoreIdentity(next: JWT, identity: Identity, now: number) {
   else delete next.amr
   if (typeof identity.sv === "number") next.sv = identity.sv
   else delete next.sv
+  if (identity.unproven === true) next.unproven = true
+  else delete next.unproven
 }
 
 /**
@@ -84,6 +87,14 @@ function sealedWithOlderSecret(sctx: SessionContext, token: string): false | Pro
   }
   const salt = sctx.cookies.sessionToken.name
   return sealedWithFirstSecret({ token, salt, secret: jwt.secret }).then((first) => !first)
+}
+
+/** Whether the account of a session issued unproven has proved its address since. */
+async function provenSince(sctx: SessionContext, token: JWT): Promise<boolean> {
+  const getUser = sctx.config.adapter?.getUser
+  if (!getUser || typeof token.sub !== "string") return false
+  const user = await getUser.call(sctx.config.adapter, token.sub)
+  return user !== null && isDate(user.emailVerified)
 }
 
 export async function readJwtSession(
@@ -131,7 +142,10 @@ export async function readJwtSession(
     // Fail closed: no session for this request, but the cookie stays for when it is back.
     return config.session.revocationFailure === "open" ? undefined : { session: null, cookies: [] }
   }
-  if (revocation === "strict" || (revocation === "reissue" && dueByAge)) {
+  // A session of an account nobody proved is the one a claim can take over: checked on every
+  // read, so the claim ends it on the squatter's next request (docs/design/pending-grants.md).
+  const claimable = token.unproven === true && revocation !== "off"
+  if (revocation === "strict" || claimable || (revocation === "reissue" && dueByAge)) {
     const refused = await refusal()
     if (refused) return refused
   }
@@ -142,6 +156,7 @@ export async function readJwtSession(
     sv: token.sv,
     amr: token.amr,
     sst: token.sst,
+    unproven: token.unproven,
   }
   try {
     // Without a jwt callback the token cannot change, so there is nothing to compare.
@@ -172,6 +187,7 @@ export async function readJwtSession(
         if (refused) return refused
       }
       restoreIdentity(next, identity, now)
+      if (next.unproven && (await provenSince(sctx, next))) delete next.unproven
       expiresAt = sessionExpiry(config, now, absoluteClockStart(next) ?? now)
       const value = await config.jwt.encode({
         token: next,

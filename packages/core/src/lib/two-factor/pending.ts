@@ -3,12 +3,13 @@
  * its own (never the session cookie), so every session reader — `/session`, `getSession`,
  * `getToken`, `getAccessToken`, the Qwik binding — sees no session until the code is verified.
  *
- * Sealed with the token module (salt = the cookie's name, so no other cookie can stand in for
- * it), short-lived (`twoFactor.pendingMaxAge`, default 5 minutes), and consumed in the store when
- * the sign-in completes, so a copy of the cookie cannot complete a second one.
+ * A grant bound to the account's state (`lib/grants/sealed.ts`, salt = the cookie's name, so no
+ * other cookie can stand in for it): a claim or a reset between the first factor and the code
+ * voids it. Short-lived (`twoFactor.pendingMaxAge`, default 5 minutes), and consumed in the store
+ * when the sign-in completes, so a copy of the cookie cannot complete a second one.
  */
 import { TwoFactorSignInExpired } from "../../errors.js"
-import { decode, encode, type JWT } from "../../jwt.js"
+import type { JWT } from "../../jwt.js"
 import type { CookieOption, ResponseCookie } from "../../types.js"
 import type { RequestContext } from "../context.js"
 import {
@@ -16,12 +17,13 @@ import {
   presentSessionCookieNames,
   writeSessionCookies,
 } from "../cookies/session-store.js"
+import { openGrant, type SealedGrantClaims, sealGrant } from "../grants/sealed.js"
 import { CLOCK_TOLERANCE_SECONDS } from "../token/claims.js"
 import { sessionCookieCandidates } from "../token/read-request.js"
 
 export const PENDING_COOKIE_BASE_NAME = "latchkey.two-factor"
 
-export interface PendingSecondFactor {
+export interface PendingSecondFactor extends SealedGrantClaims {
   /** The user who passed the first factor. */
   uid: string
   /** `verify`: a code is due; `enroll`: the policy requires enrolling first. */
@@ -37,8 +39,6 @@ export interface PendingSecondFactor {
   tok?: JWT
   /** The account of the first factor, without its tokens (for the `signIn` event). */
   acct?: { provider: string; type: string; providerAccountId: string }
-  jti?: string
-  exp?: number
 }
 
 /** The pending cookie's name and options for this request (secure prefix as the session's). */
@@ -56,18 +56,13 @@ export function pendingCookie(ctx: Pick<RequestContext, "cookies" | "secureCooki
 
 export async function sealPending(
   ctx: RequestContext,
-  state: Omit<PendingSecondFactor, "jti" | "exp">,
+  state: Omit<PendingSecondFactor, "st" | "jti" | "exp">,
   maxAge?: number,
 ): Promise<ResponseCookie[]> {
   const cookie = pendingCookie(ctx)
   const { name } = cookie
   const options = maxAge === undefined ? cookie.options : { ...cookie.options, maxAge }
-  const value = await encode<PendingSecondFactor>({
-    token: state,
-    secret: [...ctx.config.secret],
-    salt: name,
-    maxAge: options.maxAge ?? 300,
-  })
+  const value = await sealGrant<PendingSecondFactor>(ctx.config, name, state, options.maxAge ?? 300)
   const present = presentSessionCookieNames(ctx.parsed.cookies, name)
   return writeSessionCookies(name, value, options, present)
 }
@@ -80,7 +75,13 @@ export async function resealPending(
   ctx: RequestContext,
   state: PendingSecondFactor,
 ): Promise<ResponseCookie[]> {
-  const { jti: _jti, exp, iat: _iat, ...rest } = state as PendingSecondFactor & { iat?: number }
+  const {
+    jti: _jti,
+    exp,
+    iat: _iat,
+    st: _st,
+    ...rest
+  } = state as PendingSecondFactor & { iat?: number }
   const left = Math.floor((exp ?? 0) - Date.now() / 1000)
   if (left <= 0) return clearPending(ctx)
   return sealPending(ctx, rest, left)
@@ -91,30 +92,21 @@ export function clearPending(ctx: RequestContext): ResponseCookie[] {
   return clearSessionCookies(options, presentSessionCookieNames(ctx.parsed.cookies, name))
 }
 
-/** The request's pending state, or `undefined` (absent, tampered with, expired). */
+/**
+ * The request's pending state, or `undefined` (absent, tampered with, expired, or sealed before
+ * the account's state moved).
+ */
 export async function readPending(ctx: RequestContext): Promise<PendingSecondFactor | undefined> {
   const { name } = pendingCookie(ctx)
-  for (const candidate of sessionCookieCandidates(ctx.parsed.cookies, name)) {
-    const state = await decode<PendingSecondFactor>({
-      token: candidate,
-      secret: [...ctx.config.secret],
-      salt: name,
-    })
-    if (
-      state &&
-      typeof state.uid === "string" &&
-      typeof state.jti === "string" &&
+  return openGrant<PendingSecondFactor>(
+    ctx.config,
+    name,
+    sessionCookieCandidates(ctx.parsed.cookies, name),
+    (state) =>
       (state.step === "verify" || state.step === "enroll") &&
       Array.isArray(state.amr) &&
-      typeof state.cb === "string" &&
-      // Exactly its lifetime: the decoder's clock leeway is for tokens from other machines.
-      typeof state.exp === "number" &&
-      state.exp * 1000 > Date.now()
-    ) {
-      return state
-    }
-  }
-  return undefined
+      typeof state.cb === "string",
+  )
 }
 
 /** The pending state, or the refusal that sends the user back to sign in. */

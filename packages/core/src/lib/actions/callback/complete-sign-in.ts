@@ -10,6 +10,7 @@ import type { JWT } from "../../../jwt.js"
 import type { ProviderConfig } from "../../../providers/index.js"
 import type { CallbacksOptions } from "../../../types.js"
 import { currentSessionOf } from "../../account/current-session.js"
+import { isEmailProven } from "../../account/email-ownership.js"
 import { coarseUserAgent } from "../../account/user-agent.js"
 import { addCookies, pageUrl, type RequestContext } from "../../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../../cookies/session-store.js"
@@ -76,6 +77,17 @@ export interface VerifiedSignIn {
   token?: JWT
 }
 
+/**
+ * Whether the session is issued to a row a claim could still take: an adapter's row whose
+ * address nobody proved. A credentials sign-in never is (a password account signs in only once
+ * proven; an app's own credentials are its own to clear), and without an adapter there are no
+ * rows. Such a session is checked against the account's state on every read.
+ */
+function claimable(ctx: RequestContext, provider: ProviderConfig | undefined, user: User): boolean {
+  if (!ctx.config.adapter || provider?.type === "credentials") return false
+  return !isEmailProven(user as { emailVerified?: Date | null })
+}
+
 function defaultTokenOf(user: User): JWT {
   return {
     name: user.name ?? null,
@@ -110,6 +122,7 @@ export async function issueSignIn(
   const { config, logger } = ctx
   const { user, account, isNewUser, amr } = signIn
   const sctx = sessionContext(ctx)
+  const unproven = claimable(ctx, provider, user)
 
   if (config.session.strategy === "jwt") {
     // Read before the new cookie replaces it (only when the browser sent one).
@@ -132,7 +145,12 @@ export async function issueSignIn(
       // `amr` is the core's after a second factor; at a one-step sign-in an app that proves
       // more itself may say so from its `jwt` callback.
       const said = signIn.token === undefined && Array.isArray(token.amr) ? token.amr : undefined
-      const session: JWT = { ...token, ...claims, amr: said ?? amr }
+      const session: JWT = {
+        ...token,
+        ...claims,
+        amr: said ?? amr,
+        ...(unproven ? { unproven: true } : {}),
+      }
       // No adapter: a refreshing provider's tokens ride in the (encrypted) session token.
       const withTokens =
         config.adapter || !provider ? session : withSignInTokens(session, provider, account)
@@ -146,10 +164,14 @@ export async function issueSignIn(
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
-    const { cookies } = await issueDatabaseSession(sctx, user.id, {
-      userAgent: userAgentOf(ctx),
-      amr,
-    })
+    const { cookies } = await issueDatabaseSession(
+      sctx,
+      { id: user.id, proven: !unproven },
+      {
+        userAgent: userAgentOf(ctx),
+        amr,
+      },
+    )
     addCookies(ctx, cookies)
   }
 
