@@ -16,7 +16,8 @@ import type { AdapterUser } from "./adapters.js"
 import { isDate } from "./adapters.js"
 import { InvalidParameter, MissingAdapterMethods } from "./errors.js"
 import { type ResolvedConfig, resolveConfig } from "./lib/config/resolve.js"
-import { endUserSessions } from "./lib/revocation/api.js"
+import { moveAccountState } from "./lib/grants/account-state.js"
+import { endUserSessions } from "./lib/grants/end-sessions.js"
 import type { AuthConfig } from "./types.js"
 
 export interface UnprovenQuery {
@@ -80,15 +81,19 @@ export async function endAllSessions(config: AuthConfig, userId: string): Promis
  * Removes the user's two-factor enrollment and recovery codes, for an owner who lost their
  * authenticator and proved who they are some other way. Their next sign-in asks no code (or,
  * where the policy requires two-factor, asks them to enroll again). Returns whether there was
- * an enrollment. Sessions are left as they are: end them with `endAllSessions` if the
- * authenticator may be in someone else's hands.
+ * an enrollment. Moves the account's state: every session ends and every pending grant (a
+ * mailed link, a second-factor step) dies, since the authenticator may be in someone else's
+ * hands.
  */
 export async function resetTwoFactor(config: AuthConfig, userId: string): Promise<boolean> {
   assertUserId(userId)
   const adapter = needs(usable(config), ["getTwoFactor", "deleteTwoFactor"])
+  const resolved = usable(config)
   const enrolled = (await adapter.getTwoFactor(userId)) !== null
   await adapter.deleteTwoFactor(userId)
   await adapter.replaceRecoveryCodes?.(userId, [])
+  // What it takes to control the account changed: nothing granted before may outlive it.
+  if (enrolled) await moveAccountState(resolved, userId, "two-factor-off")
   return enrolled
 }
 

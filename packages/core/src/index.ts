@@ -34,6 +34,7 @@ export { type RecentAuthSession, requireRecentAuth } from "./lib/account/require
 export { Auth } from "./lib/auth.js"
 export { setEnvDefaults } from "./lib/config/env.js"
 export { skipCSRFCheck } from "./lib/csrf/skip.js"
+export { revokeUserSessions } from "./lib/grants/end-sessions.js"
 export { type AuthAction, isAuthAction } from "./lib/http/actions.js"
 export { setConnectionIp } from "./lib/rate-limit/client-ip.js"
 export { redirectLocation } from "./lib/redirect.js"
@@ -41,7 +42,7 @@ export {
   type AccessTokenResult,
   getAccessToken,
 } from "./lib/refresh/get-access-token.js"
-export { listUserSessions, revokeSession, revokeUserSessions } from "./lib/revocation/api.js"
+export { listUserSessions, revokeSession } from "./lib/revocation/api.js"
 export type { SessionRecord } from "./lib/revocation/backend.js"
 export { getSession } from "./lib/session/get-session.js"
 export type {

@@ -158,7 +158,16 @@ describe("account/password-set and password-remove", () => {
       providerAccountId: "1",
       type: "oauth",
     })
-    const removed = await postJson(app, "/auth/account/password-remove", {}, me)
+    // The session alone does not remove it (issue 41, item 6): the password is needed too.
+    const bare = await postJson(app, "/auth/account/password-remove", {}, me)
+    expect(bare.status).toBe(403)
+    expect(await app.adapter.getPasswordHash!(user.id)).not.toBeNull()
+    const removed = await postJson(
+      app,
+      "/auth/account/password-remove",
+      { currentPassword: GOOD },
+      me,
+    )
     expect(removed.status).toBe(200)
     expect(await app.adapter.getPasswordHash!(user.id)).toBeNull()
     expect((await view(app, me)).password).toEqual({ set: false })

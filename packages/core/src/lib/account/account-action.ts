@@ -20,7 +20,7 @@ import { sessionContext } from "../session/from-request.js"
 import { accountView } from "./account-view.js"
 import { warnMissingOnce } from "./adapter-support.js"
 import { countAccountChange } from "./change-limit.js"
-import { currentSession } from "./current-session.js"
+import { currentSession, keptSession } from "./current-session.js"
 import { ACCOUNT_OPS, assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { assertStepUp } from "./step-up.js"
 
@@ -57,10 +57,8 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
     await countAccountChange(ctx, current.userId)
     const cookies = await runAccountOp(op, {
       ctx,
-      sctx,
       userId: current.userId,
-      sessionId: current.sessionId,
-      token: current.token,
+      keep: keptSession(sctx, current),
       body: ctx.parsed.body,
     })
     addCookies(ctx, cookies)

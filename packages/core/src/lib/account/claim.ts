@@ -27,7 +27,6 @@ import { AccountNotLinked, MissingAdapterMethods, OAuthAccountNotLinked } from "
 import type { RequestContext } from "../context.js"
 import { emitEvent } from "../events.js"
 import { moveAccountState } from "../grants/account-state.js"
-import { sessionContext } from "../session/from-request.js"
 import type { Awaitable } from "../types/awaitable.js"
 import type { ClaimRemoved, ClaimVia } from "./claim-types.js"
 import { markVerified } from "./email-ownership.js"
@@ -203,7 +202,7 @@ export function linksProviderAccounts(providers: readonly { type: string }[]): b
  * process; the grants are void all the same.
  */
 async function endSessions(ctx: RequestContext, userId: string): Promise<boolean> {
-  await moveAccountState(sessionContext(ctx), userId, "claim")
+  await moveAccountState(ctx.config, userId, "claim")
   const { session } = ctx.config
   if (session.strategy === "jwt" && session.revocation === "off") {
     ctx.logger.warn("claim-sessions-not-ended")

@@ -16,11 +16,13 @@ import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
 import type { RequestContext } from "../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
+import type { KeptSession } from "../grants/account-state.js"
 import { checkRevocation } from "../revocation/index.js"
 import type { SessionContext } from "../session/context.js"
 import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { readSession } from "../session/read.js"
+import { isEmailProven } from "./email-ownership.js"
 import { databaseSessionFacts, type RecentAuthFacts } from "./recent-auth.js"
 
 export interface AccountUser {
@@ -129,6 +131,17 @@ async function endedSinceRead(
   return {
     signedIn: false,
     cookies: clearSessionCookies(options, presentSessionCookieNames(sctx.requestCookies, name)),
+  }
+}
+
+/** The signed-in session as the one a move of the account's state keeps (re-issued at the new stamp). */
+export function keptSession(sctx: SessionContext, current: SignedInSession): KeptSession {
+  return {
+    sctx,
+    sessionId: current.sessionId,
+    token: current.token,
+    facts: current.facts,
+    proven: current.stored ? isEmailProven(current.stored) : current.token?.unproven !== true,
   }
 }
 

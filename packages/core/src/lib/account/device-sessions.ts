@@ -1,7 +1,7 @@
 /**
  * The signed-in user's sessions ("your devices") for both strategies, by public id only:
  * - JWT sessions: the revocation records (`sid`), ended by revoking the `sid`; "all others"
- *   raises the user's session version and re-issues the current session at the new version.
+ *   moves the account's state and re-issues the current session at the new stamp.
  *   With `session.revocation: "off"` nothing is recorded or checked, so there is nothing to
  *   list or end: the section is `null` and the changes answer 501.
  * - Database sessions: the rows (their `id` column, never the token), ended by deleting rows;
@@ -9,12 +9,9 @@
  */
 
 import { AccountItemNotFound, NotSupportedByAdapter } from "../../errors.js"
-import type { JWT } from "../../jwt.js"
-import type { ResponseCookie } from "../../types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import { type KeptSession, moveAccountState } from "../grants/account-state.js"
 import { revocationBackend, tokenLifetime } from "../revocation/index.js"
-import type { SessionContext } from "../session/context.js"
-import { issueJwtSession } from "../session/issue.js"
 import { nowSeconds } from "../time.js"
 import { hasMethods, requireMethods } from "./adapter-support.js"
 
@@ -93,46 +90,19 @@ export async function revokeDeviceSession(
 }
 
 /**
- * Ends every session of the user but the current one. Returns cookies to set (JWT: the
- * current session re-issued at the user's new session version, so it survives the bump).
+ * Ends every session of the user but the current one: a move of the account's state
+ * (`sessions-ended`), which also voids every pending grant. Returns cookies to set (the current
+ * session re-issued at the new stamp, so it survives the move).
  */
-export async function revokeOtherDeviceSessions(
-  sctx: SessionContext,
-  userId: string,
-  currentId: string | undefined,
-  currentToken: JWT | null,
-): Promise<ResponseCookie[]> {
-  const { config } = sctx
+export async function revokeOtherDeviceSessions(keep: KeptSession & { userId: string }) {
+  const { config } = keep.sctx
   if (config.session.strategy === "jwt") {
     if (config.session.revocation === "off") throw jwtSessionsUnsupported()
-    if (!currentToken || typeof currentToken.sid !== "string") throw jwtSessionsUnsupported()
-    const backend = revocationBackend(config)
-    const sid = currentToken.sid
-    const before = (await backend.listSessions(userId)).find((r) => r.sid === sid)
-    // A version bump ends sessions the list may not show (older than the records, or past
-    // its cap); revoking listed ids alone would miss them.
-    await backend.revokeUserSessions(userId)
-    const sv = await backend.userVersion(userId)
-    const { iat: _iat, exp: _exp, jti: _jti, ...claims } = currentToken
-    const next: JWT = { ...claims, ...(sv > 0 ? { sv } : {}) }
-    const cookies = await issueJwtSession(sctx, next)
-    // The bump forgot the user's records: the current session's comes back as it was.
-    await backend.recordSession({
-      sid,
-      userId,
-      authTime: before?.authTime ?? nowSeconds(),
-      expires: before?.expires ?? nowSeconds() + config.session.maxAge,
-      lastSeen: nowSeconds(),
-      ...(before?.userAgent === undefined ? {} : { userAgent: before.userAgent }),
-    })
-    return cookies
+    if (!keep.token || typeof keep.token.sid !== "string") throw jwtSessionsUnsupported()
+  } else {
+    requireMethods(config, DB_METHODS)
   }
-  const adapter = requireMethods(config, DB_METHODS)
-  const rows = await adapter.listSessionsByUserId(userId)
-  for (const row of rows) {
-    if (row.id && row.id !== currentId) await adapter.deleteSessionById(userId, row.id)
-  }
-  return []
+  return moveAccountState(config, keep.userId, "sessions-ended", keep)
 }
 
 export function notFound(): AccountItemNotFound {

@@ -5,15 +5,15 @@
  * `LastSignInMethod`.
  */
 import { InvalidRequest, LastSignInMethod } from "../../errors.js"
-import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
+import type { ResolvedConfig } from "../config/resolve.js"
 import type { RequestContext } from "../context.js"
+import { type KeptSession, moveAccountState } from "../grants/account-state.js"
 import {
   PASSWORD_ACCOUNT_OPS,
   type PasswordAccountOp,
   runPasswordAccountOp,
 } from "../password/account-ops.js"
-import type { SessionContext } from "../session/context.js"
 import { linkedAccounts } from "./account-view.js"
 import { requireMethods } from "./adapter-support.js"
 import {
@@ -46,11 +46,12 @@ export function isAccountOp(value: string | undefined): value is AccountOp {
 export interface OpInput {
   /** The request (mails, limits and URLs of the password changes need it). */
   ctx: RequestContext
-  sctx: SessionContext
   userId: string
-  sessionId: string | undefined
-  /** The current JWT (JWT sessions), for re-issuing it. */
-  token: JWT | null
+  /**
+   * The requesting session: kept (re-issued at the new stamp) when a change moves the account's
+   * state, which ends every other session and voids every pending grant.
+   */
+  keep: KeptSession
   body: Readonly<Record<string, unknown>>
 }
 
@@ -77,7 +78,7 @@ function passkeyName(body: OpInput["body"]): string {
  * The adapter methods `op` needs, checked before the recent-sign-in rule: asking a user to
  * sign in again for a change the server cannot make would be a pointless detour.
  */
-export function assertOpSupported(op: AccountOp, config: SessionContext["config"]): void {
+export function assertOpSupported(op: AccountOp, config: ResolvedConfig): void {
   const needs: Record<AccountOp, readonly (keyof import("../../adapters.js").Adapter)[]> = {
     "passkey-rename": ["renameAuthenticator"],
     "passkey-delete": [
@@ -118,8 +119,8 @@ export function assertOpSupported(op: AccountOp, config: SessionContext["config"
 
 /** Runs `op`; returns cookies to set. */
 export async function runAccountOp(op: AccountOp, input: OpInput): Promise<ResponseCookie[]> {
-  const { sctx, userId, body } = input
-  const { config } = sctx
+  const { keep, userId, body } = input
+  const { config } = keep.sctx
   if (isPasswordOp(op)) return runPasswordAccountOp(op, input)
   switch (op) {
     case "passkey-rename": {
@@ -152,7 +153,7 @@ export async function runAccountOp(op: AccountOp, input: OpInput): Promise<Respo
       if (row && config.adapter?.unlinkAccount) {
         await config.adapter.unlinkAccount({ provider: row.provider, providerAccountId: id })
       }
-      return []
+      return moveAccountState(config, userId, "passkey-removed", keep)
     }
     case "session-revoke": {
       const id = field(body, "id")
@@ -160,7 +161,7 @@ export async function runAccountOp(op: AccountOp, input: OpInput): Promise<Respo
       return []
     }
     case "sessions-revoke-others":
-      return revokeOtherDeviceSessions(sctx, userId, input.sessionId, input.token)
+      return revokeOtherDeviceSessions({ ...keep, userId })
     case "account-unlink": {
       const provider = field(body, "provider", 128)
       const providerAccountId = field(body, "providerAccountId")
@@ -182,7 +183,7 @@ export async function runAccountOp(op: AccountOp, input: OpInput): Promise<Respo
       const others = accounts.filter((a) => a !== target)
       await refuseLast(await countSignInMethods(config, user, passkeys, others))
       await adapter.unlinkAccount({ provider, providerAccountId })
-      return []
+      return moveAccountState(config, userId, "account-unlinked", keep)
     }
   }
 }

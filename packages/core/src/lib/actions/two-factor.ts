@@ -26,12 +26,13 @@ import {
   UnknownAction,
 } from "../../errors.js"
 import { countAccountChange } from "../account/change-limit.js"
-import { currentSession } from "../account/current-session.js"
+import { currentSession, keptSession, type SignedInSession } from "../account/current-session.js"
 import { assertRecentAuth } from "../account/recent-auth.js"
 import { SECOND_FACTOR } from "../account/step-up.js"
 import { actionUrl, addCookies, pageUrl, type RequestContext } from "../context.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
 import { requireCsrf } from "../csrf/require.js"
+import { moveAccountState, type StateMove } from "../grants/account-state.js"
 import { errorOutcome } from "../http/error-outcome.js"
 import { json, type Outcome, redirect } from "../http/outcome.js"
 import { publicError } from "../http/public-error.js"
@@ -211,6 +212,8 @@ async function confirmPendingEnrollment(ctx: RequestContext): Promise<Outcome> {
   const codes = await spendPending(ctx, pending, () =>
     confirmEnrollment(tctx, pending.uid, code ?? ""),
   )
+  // A second factor now guards the account: nothing granted before it may bypass it.
+  await moveAccountState(ctx.config, pending.uid, "two-factor-on")
   const outcome = await finishPending(ctx, pending)
   const url = outcome.kind === "redirect" ? outcome.url : pending.cb
   if (ctx.returnRedirect || asksForJson(ctx)) return json({ recoveryCodes: codes, url })
@@ -310,7 +313,18 @@ async function confirmAction(ctx: RequestContext): Promise<Outcome> {
   const current = await recentlySignedIn(ctx)
   const tctx = twoFactorContext(ctx.config)
   const { code } = codeFields(ctx)
-  return json({ recoveryCodes: await confirmEnrollment(tctx, current.userId, code ?? "") })
+  const recoveryCodes = await confirmEnrollment(tctx, current.userId, code ?? "")
+  await moveState(ctx, current, "two-factor-on")
+  return json({ recoveryCodes })
+}
+
+/**
+ * Turning the second factor on or off changes what it takes to control the account: the
+ * account's state moves (other sessions end, pending grants die), this session is kept.
+ */
+async function moveState(ctx: RequestContext, current: SignedInSession, reason: StateMove) {
+  const keep = keptSession(sessionContext(ctx), current)
+  addCookies(ctx, await moveAccountState(ctx.config, current.userId, reason, keep))
 }
 
 async function disableAction(ctx: RequestContext): Promise<Outcome> {
@@ -325,6 +339,7 @@ async function disableAction(ctx: RequestContext): Promise<Outcome> {
   })
   await countAccountChange(ctx, current.userId)
   await disableTwoFactor(tctx, current.userId)
+  if (status?.enabledAt) await moveState(ctx, current, "two-factor-off")
   return json({ ok: true })
 }
 

@@ -6,6 +6,7 @@
  * every pending grant in one write.
  */
 import type { JWT } from "../../jwt.js"
+import type { ResolvedConfig } from "../config/resolve.js"
 import { revocationBackend } from "../revocation/index.js"
 import { accountStamp, asStoreError } from "../revocation/stamp.js"
 import type { SessionContext } from "../session/context.js"
@@ -31,6 +32,8 @@ export type StateMove =
 
 /** The session of the request that moves the state, when it stays signed in. */
 export interface KeptSession {
+  /** The request's session context: where the re-issued session's cookies are written. */
+  sctx: SessionContext
   /** The `sid` of a JWT session, the row `id` of a database session. */
   sessionId: string | undefined
   /** The decoded JWT (JWT sessions), re-issued at the new stamp. */
@@ -48,12 +51,11 @@ export interface KeptSession {
  * sign-in time and `amr`). Returns the cookies that re-issue it.
  */
 export async function moveAccountState(
-  sctx: SessionContext,
+  config: ResolvedConfig,
   userId: string,
   reason: StateMove,
   keep?: KeptSession,
 ): Promise<ResponseCookie[]> {
-  const { config, logger } = sctx
   const backend = revocationBackend(config)
   const sid = keep?.token?.sid
   // The bump forgets the user's session list: the kept session's record comes back as it was.
@@ -66,8 +68,8 @@ export async function moveAccountState(
   } catch (cause) {
     throw asStoreError(cause)
   }
-  logger.debug("account state moved", { reason })
-  if (config.session.strategy === "database") return endDatabaseSessions(sctx, userId, keep)
+  config.logger.debug("account state moved", { reason })
+  if (config.session.strategy === "database") return endDatabaseSessions(config, userId, keep)
   await config.adapter?.deleteUserSessions?.(userId)
   if (!keep?.token || typeof sid !== "string" || config.session.revocation === "off") return []
   const stamp = await backend.userVersion(userId)
@@ -77,7 +79,7 @@ export async function moveAccountState(
     ...(stamp > 0 ? { sv: stamp } : {}),
     ...(keep.proven ? {} : { unproven: true }),
   }
-  const cookies = await issueJwtSession(sctx, next)
+  const cookies = await issueJwtSession(keep.sctx, next)
   await backend.recordSession({
     sid,
     userId,
@@ -96,11 +98,11 @@ export async function moveAccountState(
  * row with the same sign-in facts.
  */
 async function endDatabaseSessions(
-  sctx: SessionContext,
+  config: ResolvedConfig,
   userId: string,
   keep: KeptSession | undefined,
 ): Promise<ResponseCookie[]> {
-  const adapter = sctx.config.adapter!
+  const adapter = config.adapter!
   if (keep?.sessionId !== undefined && adapter.listSessionsByUserId && adapter.deleteSessionById) {
     for (const row of await adapter.listSessionsByUserId(userId)) {
       if (row.id && row.id !== keep.sessionId) await adapter.deleteSessionById(userId, row.id)
@@ -110,7 +112,7 @@ async function endDatabaseSessions(
   await adapter.deleteUserSessions?.(userId)
   if (!keep) return []
   const { cookies } = await issueDatabaseSession(
-    sctx,
+    keep.sctx,
     { id: userId, proven: keep.proven },
     { amr: keep.facts.amr ? [...keep.facts.amr] : undefined, authTime: keep.facts.authTime },
   )

@@ -2,12 +2,17 @@
  * The password in the account API (`POST {basePath}/account/<op>`, after the CSRF check, the
  * session and the recent-sign-in rule of `account-action.ts`):
  *
+ * Every password event moves the account's state (docs/design/pending-grants.md): the user's
+ * other sessions end, every pending link or second-factor step is void, and the current session
+ * is re-issued at the new stamp.
+ *
  * - `password-change` (`currentPassword`, `password`): the current password is checked (the
- *   sign-in limits count each try), the new one must pass the policy; the user's other
- *   sessions end and the current one is re-issued.
+ *   sign-in limits count each try), the new one must pass the policy.
  * - `password-set` (`password`): for a user without one (signed in by a link, a provider or a
- *   passkey). Adds a sign-in method; no session changes.
- * - `password-remove`: under the last-method rule.
+ *   passkey). Adds a sign-in method.
+ * - `password-remove` (`currentPassword`, or `code` / `recoveryCode` of the second factor when it
+ *   is on): under the last-method rule. Never on the session alone: otherwise removing and then
+ *   setting a password would replace it without knowing it.
  * - `email-change` (`email`, and `currentPassword` when the user has one): mails a link to the
  *   new address (it takes effect when that link is confirmed, `password/email-change`) and a
  *   notice to the old one. An address another account holds gets no link, and the answer is
@@ -19,15 +24,15 @@ import {
   InvalidRequest,
   LastSignInMethod,
 } from "../../errors.js"
-import type { JWT } from "../../jwt.js"
 import type { ResponseCookie } from "../../types.js"
 import { requireMethods } from "../account/adapter-support.js"
-import { revokeOtherDeviceSessions } from "../account/device-sessions.js"
 import { countSignInMethods } from "../account/sign-in-methods.js"
+import { hasSecondFactor } from "../account/step-up.js"
 import type { RequestContext } from "../context.js"
 import { normalizeIdentifier } from "../email/normalize-identifier.js"
+import { type KeptSession, moveAccountState } from "../grants/account-state.js"
 import { enforceCredentialsLimits } from "../rate-limit/credentials-limits.js"
-import type { SessionContext } from "../session/context.js"
+import { twoFactorContext, verifySecondFactor } from "../two-factor/service.js"
 import { findPasswordProvider, type PasswordConfig } from "./config.js"
 import { enforceMailRequestLimit, sendLinkMail, sendPasswordMail } from "./mail.js"
 import { checkNewPassword, normalisePassword } from "./policy.js"
@@ -43,10 +48,9 @@ export type PasswordAccountOp = (typeof PASSWORD_ACCOUNT_OPS)[number]
 
 export interface PasswordOpInput {
   ctx: RequestContext
-  sctx: SessionContext
   userId: string
-  sessionId: string | undefined
-  token: JWT | null
+  /** The requesting session, kept when the change moves the account's state. */
+  keep: KeptSession
   body: Readonly<Record<string, unknown>>
 }
 
@@ -65,7 +69,7 @@ export async function runPasswordAccountOp(
   op: PasswordAccountOp,
   input: PasswordOpInput,
 ): Promise<ResponseCookie[]> {
-  const { ctx, userId, body } = input
+  const { ctx, userId, body, keep } = input
   const provider = requirePasswordProvider(ctx)
   const settings = provider.passwordAccount
   const adapter = requireMethods(ctx.config, [
@@ -87,7 +91,7 @@ export async function runPasswordAccountOp(
       const password = await checkNewPassword(body.password, settings.policy)
       await adapter.setPasswordHash(userId, await settings.hasher.hash(password))
       ctx.logger.debug("password changed", { provider: provider.id })
-      return endOtherSessions(input)
+      return moveAccountState(ctx.config, userId, "password-change", keep)
     }
     case "password-set": {
       if (stored !== null) {
@@ -95,7 +99,7 @@ export async function runPasswordAccountOp(
       }
       const password = await checkNewPassword(body.password, settings.policy)
       await adapter.setPasswordHash(userId, await settings.hasher.hash(password))
-      return []
+      return moveAccountState(ctx.config, userId, "password-set", keep)
     }
     case "password-remove": {
       if (stored === null) throw new InvalidRequest("This account has no password to remove")
@@ -116,8 +120,9 @@ export async function runPasswordAccountOp(
           { details: { remaining: 0 } },
         )
       }
+      await checkPasswordOrSecondFactor(ctx, provider, user, stored, body)
       await adapter.deletePasswordHash(userId)
-      return []
+      return moveAccountState(ctx.config, userId, "password-remove", keep)
     }
     case "email-change": {
       if (stored !== null)
@@ -168,15 +173,31 @@ async function checkCurrent(
 }
 
 /**
- * Ends the user's other sessions and re-issues the current one. With JWT sessions and
- * `session.revocation: "off"` nothing can end them: the change stands, and the log says so.
+ * What removing a password takes besides the session: the password itself, or a code of the
+ * second factor when the user has one on. Two fields for the two; a code is checked only when
+ * no password was sent.
  */
-async function endOtherSessions(input: PasswordOpInput): Promise<ResponseCookie[]> {
-  const { sctx, userId, sessionId, token, ctx } = input
-  const { session } = ctx.config
-  if (session.strategy === "jwt" && session.revocation === "off") {
-    ctx.logger.debug("password changed; other JWT sessions live on (revocation off)")
-    return []
+async function checkPasswordOrSecondFactor(
+  ctx: RequestContext,
+  provider: PasswordConfig,
+  user: { id: string; email?: string | null },
+  stored: string,
+  body: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const { code, recoveryCode, currentPassword } = body
+  const codeSent = typeof code === "string" || typeof recoveryCode === "string"
+  if (currentPassword !== undefined || !codeSent) {
+    await checkCurrent(ctx, provider, user.email, stored, currentPassword)
+    return
   }
-  return revokeOtherDeviceSessions(sctx, userId, sessionId, token)
+  if (!(await hasSecondFactor(ctx.config, user.id))) {
+    throw new InvalidRequest(
+      "Removing the password needs the current password (a code works only with two-factor on)",
+    )
+  }
+  const tctx = twoFactorContext(ctx.config)
+  await verifySecondFactor(tctx, user.id, {
+    code: typeof code === "string" ? code : undefined,
+    recoveryCode: typeof recoveryCode === "string" ? recoveryCode : undefined,
+  })
 }

@@ -23,24 +23,28 @@ import {
   AuthError,
   CallbackRouteError,
   InvalidProvider,
+  InvalidRequest,
   MethodNotAllowed,
   UnknownAction,
   Verification,
 } from "../../errors.js"
 import { claimAddress } from "../account/claim.js"
+import { currentSession, keptSession } from "../account/current-session.js"
 import { isEmailProven, markVerified } from "../account/email-ownership.js"
 import { completeSignIn } from "../actions/callback/complete-sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
-import { actionUrl, pageUrl, type RequestContext } from "../context.js"
+import { actionUrl, addCookies, pageUrl, type RequestContext } from "../context.js"
+import { constantTimeEqual } from "../crypto/constant-time.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
 import { requireCsrf } from "../csrf/require.js"
 import { normalizeIdentifier } from "../email/normalize-identifier.js"
 import { emitEvent } from "../events.js"
+import { moveAccountState } from "../grants/account-state.js"
 import { errorOutcome } from "../http/error-outcome.js"
 import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../http/outcome.js"
 import { publicError } from "../http/public-error.js"
 import type { PageResponse } from "../pages/layout.js"
-import { endUserSessions } from "../revocation/api.js"
+import { sessionContext } from "../session/from-request.js"
 import { canSendMail, findPasswordProvider, type PasswordConfig } from "./config.js"
 import { consumeLink, type LinkPurpose, macOnly } from "./links.js"
 import { enforceMailRequestLimit, sendLinkMail } from "./mail.js"
@@ -52,6 +56,7 @@ import {
   renderSignUpPage,
 } from "./pages.js"
 import { checkNewPassword } from "./policy.js"
+import { markSignUpBrowser, signUpBrowserOf } from "./sign-up-browser.js"
 import {
   customPasswordPage,
   linkKeys,
@@ -137,20 +142,23 @@ export async function passwordGet(ctx: RequestContext): Promise<Outcome> {
           token: boundedString(query.token, 512),
           uid: boundedString(query.uid, 512),
           email: boundedString(query.email, 320),
+          browser: op === "verify" ? boundedString(query.browser, 64) : undefined,
           csrfToken: await ensureCsrfToken(ctx),
           theme,
         }
         if (!props.token || !props.uid || !props.email) {
           throw new Verification("The link is incomplete", { details: { reason: "malformed" } })
         }
+        const elsewhere = op === "verify" && !(await isSignUpBrowser(ctx, props.browser))
         const page =
-          op === "reset"
+          op === "reset" || elsewhere
             ? renderResetPage({
                 ...props,
                 token: props.token,
                 uid: props.uid,
                 email: props.email,
                 minLength,
+                kind: op === "verify" ? "verify" : "reset",
               })
             : renderConfirmAddressPage({
                 ...props,
@@ -220,23 +228,28 @@ export async function passwordPost(ctx: RequestContext): Promise<Outcome> {
         await forgot(ctx, provider)
         return done(ctx, passwordPageUrl(ctx, "sent"))
       case "verify":
-        await verify(ctx, provider)
+        // With a password: the page a browser that did not sign up gets (a claim, a new
+        // password). Without one: the one-click confirmation, for the browser that signed up.
+        if (ctx.parsed.body.password !== undefined) {
+          return signedInAnswer(ctx, await setPasswordByLink(ctx, provider, "verify"))
+        }
+        await verifyInSignUpBrowser(ctx, provider)
         return done(ctx, pageUrl(ctx, "signIn"))
       case "email-change":
         await confirmEmailChange(ctx, provider)
         return done(ctx, await resolveCallbackUrl(ctx))
-      case "reset": {
-        const signedIn = await reset(ctx, provider)
-        // A fetch client gets JSON with where to go (the session cookie is set either way).
-        if (signedIn.kind !== "redirect" || ctx.returnRedirect || formNavigation(ctx)) {
-          return signedIn
-        }
-        return json({ ok: true, url: signedIn.url }, 200, NO_CACHE_HEADERS)
-      }
+      case "reset":
+        return signedInAnswer(ctx, await setPasswordByLink(ctx, provider, "reset"))
     }
   } catch (error) {
     return passwordErrorOutcome(ctx, op, error)
   }
+}
+
+/** A sign-in's outcome; a fetch client gets JSON with where to go (the cookie is set either way). */
+function signedInAnswer(ctx: RequestContext, signedIn: Outcome): Outcome {
+  if (signedIn.kind !== "redirect" || ctx.returnRedirect || formNavigation(ctx)) return signedIn
+  return json({ ok: true, url: signedIn.url }, 200, NO_CACHE_HEADERS)
 }
 
 /** A fetch client gets `{ ok: true }`; a form post (or `X-Auth-Return-Redirect`) the next page. */
@@ -292,15 +305,16 @@ function passwordErrorOutcome(ctx: RequestContext, op: Op | undefined, thrown: u
       const back = op === "resend" ? "signup" : op
       return redirect(passwordPageUrl(ctx, back, { error: type, ...(reason ? { reason } : {}) }))
     }
-    if (op === "reset" && type === "PasswordRejected") {
+    if ((op === "reset" || op === "verify") && type === "PasswordRejected") {
       // The link was not consumed (the policy is checked first): back to its form.
-      const { token, uid, email } = ctx.parsed.body
+      const { token, uid, email, browser } = ctx.parsed.body
       if (typeof token === "string" && typeof uid === "string" && typeof email === "string") {
         return redirect(
-          passwordPageUrl(ctx, "reset", {
+          passwordPageUrl(ctx, op, {
             token,
             uid,
             email,
+            ...(typeof browser === "string" ? { browser } : {}),
             error: type,
             ...(reason ? { reason } : {}),
           }),
@@ -327,6 +341,10 @@ async function signUp(ctx: RequestContext, provider: PasswordConfig): Promise<vo
   const email = normalizeIdentifier(body.email)
   const password = await checkNewPassword(body.password, settings.policy)
   await enforceMailRequestLimit(ctx, provider, "sign-up")
+  // This browser, whatever the address: the verification link opened here is the one-click
+  // confirmation; opened elsewhere it asks for a password of its own.
+  const { cookie, browser } = await markSignUpBrowser(ctx, settings.verificationMaxAge)
+  addCookies(ctx, [cookie])
   const existing = await adapter.getUserByEmail!(email)
   // Hashed whether or not the account is created: the answer takes as long either way.
   const hash = await settings.hasher.hash(password)
@@ -350,16 +368,9 @@ async function signUp(ctx: RequestContext, provider: PasswordConfig): Promise<vo
   })
   await adapter.setPasswordHash!(user.id, hash)
   await emitEvent(ctx.config.events, ctx.logger, "createUser", { user })
-  if (canSendMail(settings)) await sendVerification(ctx, provider, user.id, email)
-}
-
-async function sendVerification(
-  ctx: RequestContext,
-  provider: PasswordConfig,
-  userId: string,
-  email: string,
-): Promise<void> {
-  await sendLinkMail(ctx, provider, { purpose: "verify", userId, email })
+  if (canSendMail(settings)) {
+    await sendLinkMail(ctx, provider, { purpose: "verify", userId: user.id, email, browser })
+  }
 }
 
 /** "Send the link again": only an unproven account with a password gets one; same answer always. */
@@ -373,7 +384,9 @@ async function resend(ctx: RequestContext, provider: PasswordConfig): Promise<vo
     !isEmailProven(user) &&
     (await adapter.getPasswordHash!(user.id)) !== null &&
     canSendMail(provider.passwordAccount)
-  if (due) await sendVerification(ctx, provider, user.id, email)
+  // Bound to this browser if it signed up here; else every browser confirms with a password.
+  const browser = await signUpBrowserOf(ctx)
+  if (due) await sendLinkMail(ctx, provider, { purpose: "verify", userId: user.id, email, browser })
   else await macOnly(linkKeys(ctx, provider))
 }
 
@@ -410,44 +423,72 @@ async function consume(ctx: RequestContext, provider: PasswordConfig, purpose: L
   const { body } = ctx.parsed
   return consumeLink(
     linkKeys(ctx, provider),
-    { purpose, userId: body.uid, email: body.email },
+    { purpose, userId: body.uid, email: body.email, browser: body.browser },
     body.token,
   )
 }
 
+/** Whether this browser signed up and the link (`browser`, bound by its MAC) names it. */
+async function isSignUpBrowser(ctx: RequestContext, named: unknown): Promise<boolean> {
+  const mine = await signUpBrowserOf(ctx)
+  if (mine === undefined || typeof named !== "string") return false
+  const encoder = new TextEncoder()
+  return constantTimeEqual(encoder.encode(mine), encoder.encode(named))
+}
+
 /**
- * The sign-up verification link: minted for this row by its own sign-up, so it is the row
- * confirming its own address (ownership rule 3): marked proven, nothing removed, no session
- * (the person signs in with the password they chose).
+ * The sign-up verification link confirmed in the browser that signed up: the row confirming its
+ * own address (ownership rule 3): marked proven, nothing removed, no session (the person signs
+ * in with the password they chose). Any other browser must choose a password (the link proves
+ * the mailbox, not the password somebody chose at sign-up): `InvalidRequest` saying so.
  */
-async function verify(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
-  const link = await consume(ctx, provider, "verify")
+async function verifyInSignUpBrowser(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
+  const browser = await signUpBrowserOf(ctx)
+  const { body } = ctx.parsed
+  if (browser === undefined || (body.browser !== undefined && body.browser !== browser)) {
+    throw new InvalidRequest(
+      "This link was opened in another browser than the one that signed up: choose a password (the password field) to confirm the address",
+      { details: { reason: "password-required" } },
+    )
+  }
+  const link = await consumeLink(
+    linkKeys(ctx, provider),
+    { purpose: "verify", userId: body.uid, email: body.email, browser },
+    body.token,
+  )
   const user = await linkedUser(ctx, link.userId, link.email)
   if (!isEmailProven(user)) await markVerified(ctx, user)
 }
 
 /**
- * The reset link: checks the new password first (a refused one does not burn the link), then
- * consumes the link, claims an unproven row (`claimAddress`), sets the password, ends every
- * session of the user (database rows and JWT sessions through the session version) and signs in
- * this browser only.
+ * A link that proves the mailbox and sets the password the person types: a reset link, or a
+ * sign-up verification link opened in another browser than the one that signed up (whoever
+ * chose the sign-up's password is not shown to be the mailbox's owner). Checks the new password
+ * first (a refused one does not burn the link), consumes the link, claims an unproven row
+ * (`claimAddress`: whatever was attached before the proof goes), sets the password, moves the
+ * account's state (every session ends, every other link dies) and signs in this browser only.
  */
-async function reset(ctx: RequestContext, provider: PasswordConfig): Promise<Outcome> {
+async function setPasswordByLink(
+  ctx: RequestContext,
+  provider: PasswordConfig,
+  purpose: "reset" | "verify",
+): Promise<Outcome> {
   const settings = provider.passwordAccount
   const adapter = ctx.config.adapter!
   const password = await checkNewPassword(ctx.parsed.body.password, settings.policy)
   const callbackUrl = await resolveCallbackUrl(ctx)
-  const link = await consume(ctx, provider, "reset")
+  const link = await consume(ctx, provider, purpose)
   let user = await linkedUser(ctx, link.userId, link.email)
   if (!isEmailProven(user)) {
     // A proof from elsewhere meeting an unproven row (ownership rule 4): the claim removes
     // whatever was attached before it (the squatter's password, passkeys, linked accounts,
     // second factor, sessions) and marks the row proven; the user id stays.
-    user = (await claimAddress(ctx, user, { proof: "reset-link", provider: provider.id })).user
+    const proof = purpose === "reset" ? "reset-link" : "verification-link"
+    user = (await claimAddress(ctx, user, { proof, provider: provider.id })).user
   }
   await adapter.setPasswordHash!(user.id, await settings.hasher.hash(password))
-  await endUserSessions(ctx.config, user.id)
-  ctx.logger.debug("password reset", { provider: provider.id })
+  await moveAccountState(ctx.config, user.id, "reset")
+  ctx.logger.debug("password set by a link", { provider: provider.id, purpose })
   return completeSignIn(ctx, provider, {
     user,
     account: { provider: provider.id, providerAccountId: user.id, type: "credentials" },
@@ -457,8 +498,11 @@ async function reset(ctx: RequestContext, provider: PasswordConfig): Promise<Out
 
 /**
  * The email-change link (mailed to the new address by `account/email-change`): the new
- * address is proven, so the account moves to it. Refused (as an invalid link) when another
- * account took the address meanwhile.
+ * address is proven, so the account moves to it. The link is bound to the account's state when
+ * it was asked for, so a claim, a reset or a password change since voids it; it is refused (as
+ * an invalid link) when another account took the address meanwhile. The move changes who
+ * controls the account, so the state moves: other sessions end (this browser's, when it is
+ * signed in to the account, is kept).
  */
 async function confirmEmailChange(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
   const link = await consume(ctx, provider, "email-change")
@@ -474,6 +518,19 @@ async function confirmEmailChange(ctx: RequestContext, provider: PasswordConfig)
     emailVerified: new Date(),
   })
   await emitEvent(ctx.config.events, ctx.logger, "updateUser", { user: updated })
+  const sctx = sessionContext(ctx)
+  const current = await currentSession(sctx)
+  addCookies(ctx, current.cookies)
+  const keep = current.signedIn && current.userId === user.id ? current : undefined
+  addCookies(
+    ctx,
+    await moveAccountState(
+      ctx.config,
+      user.id,
+      "email-change",
+      keep && keptSession(sctx, { ...keep, stored: updated }),
+    ),
+  )
 }
 
 export { linkKeys, passwordUrl }

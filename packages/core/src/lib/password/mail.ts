@@ -140,12 +140,13 @@ export async function sendLinkMail(
   binding: LinkBinding,
   mailPurpose: PasswordMailPurpose = binding.purpose,
 ): Promise<void> {
-  const { purpose, userId, email } = binding
+  const { purpose, userId, email, browser } = binding
   const link = await mintLink(linkKeys(ctx, provider), binding, linkMaxAge(provider, purpose))
+  const params = { token: link.token, uid: userId, email, ...(browser ? { browser } : {}) }
   await sendPasswordMail(ctx, provider, {
     purpose: mailPurpose,
     to: email,
-    url: passwordUrl(ctx, purpose, { token: link.token, uid: userId, email }),
+    url: passwordUrl(ctx, purpose, params),
     expires: link.expires,
   })
 }

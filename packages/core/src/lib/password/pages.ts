@@ -34,8 +34,15 @@ export interface LinkPageProps {
   token: string
   uid: string
   email: string
+  /** A verification link's signing-up browser (`sign-up-browser.ts`): posted back as it came. */
+  browser?: string | undefined
   csrfToken: string
   theme: PageTheme
+}
+
+function linkFields(props: LinkPageProps): string {
+  const { token, uid, email, browser, csrfToken } = props
+  return hidden({ token, uid, email, browser, csrfToken })
 }
 
 /** `GET password/verify` and `password/email-change`: one button that confirms the address. */
@@ -48,19 +55,31 @@ export function renderConfirmAddressPage(
     `<h1>${title}</h1>\n` +
     `<p class="center"><strong>${escapeHtml(props.email)}</strong></p>\n` +
     `<form${formAction(props.actionUrl)} method="post">\n` +
-    hidden({ token: props.token, uid: props.uid, email: props.email, csrfToken: props.csrfToken }) +
+    linkFields(props) +
     `<button type="submit" class="button">Confirm</button>\n</form>\n` +
     `<p class="center muted">The link works once. If you did not ask for this, close this page.</p>`
   return { status: 200, html: renderLayout({ title, theme: withoutLogo(props.theme), body }) }
 }
 
-/** `GET password/reset`: the new-password form. */
-export function renderResetPage(props: LinkPageProps & { minLength: number }): PageResponse {
+/**
+ * `GET password/reset`: the new-password form. Also `GET password/verify` opened in a browser
+ * that did not sign up (`kind: "verify"`): the link proves the mailbox, not the password chosen
+ * at sign-up, so the person confirming chooses their own.
+ */
+export function renderResetPage(
+  props: LinkPageProps & { minLength: number; kind?: "reset" | "verify" },
+): PageResponse {
+  const intro =
+    props.kind === "verify"
+      ? "<h1>Confirm your address and choose a password</h1>\n" +
+        `<p class="center">For <strong>${escapeHtml(props.email)}</strong></p>\n` +
+        `<p class="center muted">This link was opened in another browser than the one that signed up, so the password chosen there is not kept: choose one here.</p>\n`
+      : "<h1>Choose a new password</h1>\n" +
+        `<p class="center">For <strong>${escapeHtml(props.email)}</strong></p>\n`
   const body =
-    "<h1>Choose a new password</h1>\n" +
-    `<p class="center">For <strong>${escapeHtml(props.email)}</strong></p>\n` +
+    intro +
     `<form${formAction(props.actionUrl)} method="post">\n` +
-    hidden({ token: props.token, uid: props.uid, email: props.email, csrfToken: props.csrfToken }) +
+    linkFields(props) +
     `<label class="section-header" for="input-password">New password</label>\n` +
     `<input id="input-password" name="password" type="password" autocomplete="new-password" minlength="${props.minLength}" required>\n` +
     `<button type="submit" class="button">Set password and sign in</button>\n</form>\n` +

@@ -1,8 +1,9 @@
 /**
- * The server API of revocation, for app code: a "your devices" page, "sign out everywhere",
- * a password change. Each takes the app's config (the same object given to `Auth()`).
+ * The server API of revocation, for app code: a "your devices" page and ending one session.
+ * Each takes the app's config (the same object given to `Auth()`). "Sign out everywhere" is
+ * `revokeUserSessions` (lib/grants/end-sessions.ts): it moves the account's state.
  */
-import { InvalidParameter, MissingAdapterMethods } from "../../errors.js"
+import { InvalidParameter } from "../../errors.js"
 import type { AuthConfig } from "../../types.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
 import { nowSeconds } from "../time.js"
@@ -10,13 +11,13 @@ import type { SessionRecord } from "./backend.js"
 import { revocationBackend, tokenLifetime } from "./index.js"
 
 /** Ids become store keys and query parameters: bounded, non-empty strings only. */
-function assertId(name: string, value: unknown): asserts value is string {
+export function assertId(name: string, value: unknown): asserts value is string {
   if (typeof value !== "string" || value === "" || value.length > 512) {
     throw new InvalidParameter(name, "must be a non-empty string of at most 512 characters")
   }
 }
 
-function usable(config: AuthConfig): ResolvedConfig {
+export function usable(config: AuthConfig): ResolvedConfig {
   const resolved = resolveConfig(config)
   if (resolved.configError) throw resolved.configError
   return resolved
@@ -31,30 +32,6 @@ export async function revokeSession(config: AuthConfig, sid: string): Promise<vo
   assertId("sid", sid)
   const resolved = usable(config)
   await revocationBackend(resolved).revokeSession(sid, nowSeconds() + tokenLifetime(resolved))
-}
-
-/**
- * "Sign out everywhere": ends every session of the user signed in until now (JWT sessions by
- * raising the user's session version; database sessions by deleting their rows). Call it
- * after a password change too. Sessions signed in afterwards are unaffected.
- */
-export async function revokeUserSessions(config: AuthConfig, userId: string): Promise<void> {
-  assertId("userId", userId)
-  await endUserSessions(usable(config), userId)
-}
-
-/** `revokeUserSessions` on a resolved config (also `POST /signout` with `everywhere=true`). */
-export async function endUserSessions(resolved: ResolvedConfig, userId: string): Promise<void> {
-  await revocationBackend(resolved).revokeUserSessions(userId)
-  const adapter = resolved.adapter
-  if (adapter?.deleteUserSessions) {
-    await adapter.deleteUserSessions(userId)
-  } else if (resolved.session.strategy === "database") {
-    throw new MissingAdapterMethods(
-      "revokeUserSessions with database sessions needs the adapter's deleteUserSessions()",
-      { details: { method: "deleteUserSessions" } },
-    )
-  }
 }
 
 /** The user's JWT sessions that are neither expired nor revoked, for a "your devices" page. */
