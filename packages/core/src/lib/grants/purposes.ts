@@ -31,17 +31,17 @@ export const GRANT_PURPOSES = {
   "password-verify": {
     carrier: "mailed link",
     binding: "account-state",
-    mintedIn: ["password/mail.ts"],
+    mintedIn: ["password/links.ts"],
   },
   "password-reset": {
     carrier: "mailed link",
     binding: "account-state",
-    mintedIn: ["password/mail.ts"],
+    mintedIn: ["password/links.ts"],
   },
   "email-change": {
     carrier: "mailed link",
     binding: "account-state",
-    mintedIn: ["password/mail.ts"],
+    mintedIn: ["password/links.ts"],
   },
   "two-factor-step": {
     carrier: "sealed cookie",
@@ -51,7 +51,7 @@ export const GRANT_PURPOSES = {
   "jwt-session": {
     carrier: "session cookie",
     binding: "account-state",
-    mintedIn: ["session/issue.ts", "session/jwt-session.ts", "refresh/session-cookie.ts"],
+    mintedIn: ["session/issue.ts", "session/jwt-session.ts"],
   },
   "database-session": {
     carrier: "session row",
