@@ -191,7 +191,7 @@ async function accountChanges(server: RunningApp, js: boolean): Promise<void> {
   await signInWithPassword(b.page, user, INIT_PAGES)
   await expectSignedIn(b.page, user.email)
 
-  const removed = await send(INIT_FORMS.removePassword, {})
+  const removed = await send(INIT_FORMS.removePassword, { currentPassword: user.password })
   expect(removed).toMatchObject({
     done: false,
     text: expect.stringContaining("last way to sign in"),
@@ -236,7 +236,7 @@ async function passkeyAccountPassword(server: RunningApp): Promise<void> {
   const removed = await sendAccountForm(
     a.page,
     INIT_FORMS.removePassword,
-    {},
+    { currentPassword: user.password },
     INIT_FORMS,
     INIT_PAGES,
   )

@@ -141,6 +141,10 @@ for (const js of [true, false]) {
       // Remove the password and set it again. (Email links are another way in here, so the
       // password is not the last method; the refusal of the last one is the account-page suite's.)
       await c.page.goto("/account/")
+      const removeForm = c.page.locator("form", {
+        has: c.page.locator('[data-testid="password-remove"]'),
+      })
+      await removeForm.locator('input[name="currentPassword"]').fill(user.password)
       expect(await submitAccount(c.page, "password-remove")).toBe("done")
       await c.page.goto("/account/")
       await c.page.waitForSelector('[data-testid="password-unset"]')

@@ -32,6 +32,7 @@ import {
   changePasswordSchema,
   emailSchema,
   noInputSchema,
+  removePasswordSchema,
   passkeyIdSchema,
   renamePasskeySchema,
   resetPasswordSchema,
@@ -209,11 +210,19 @@ function authQrl<C extends QwikAuthConfig>(configQrl: QRL<QwikAuthConfigFn<C>>) 
     actionOptions(serverZod("useSetPassword")(setPasswordSchema), useAccount),
   )
 
-  /** Remove the password (refused for the last way to sign in). */
+  /**
+   * Remove the password: `{ currentPassword }` (or `{ code }` of the second factor when it is on);
+   * refused for the last way to sign in. Every other session ends.
+   */
   const useRemovePassword = globalAction$(
     async (input, event) =>
-      (await server()).accountActionBody(event, registered.configQrl, "password-remove", input),
-    actionOptions(serverZod("useRemovePassword")(noInputSchema), useAccount),
+      (await server()).accountActionBody(
+        event,
+        registered.configQrl,
+        "password-remove",
+        withoutUndefined(input),
+      ),
+    actionOptions(serverZod("useRemovePassword")(removePasswordSchema), useAccount),
   )
 
   /** Move the account to another address: `{ email, currentPassword? }`; a link proves it. */

@@ -153,6 +153,17 @@ export const changePasswordSchema = (z: Z) => ({
 /** `useSetPassword`: `{ password }`. */
 export const setPasswordSchema = (z: Z) => ({ password: secret(z) })
 
+/**
+ * `useRemovePassword`: `{ currentPassword }`, or `{ code }` / `{ recoveryCode }` of the second
+ * factor when it is on: the session alone never removes a password (removing and then setting
+ * one would replace it without knowing it).
+ */
+export const removePasswordSchema = (z: Z) => ({
+  currentPassword: z.string().max(4096).optional(),
+  code: z.string().max(32).optional(),
+  recoveryCode: z.string().max(64).optional(),
+})
+
 /** `useChangeEmail`: `{ email, currentPassword? }` (the current password when the account has one). */
 export const changeEmailSchema = (z: Z) => ({
   email: address(z),

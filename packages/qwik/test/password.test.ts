@@ -7,6 +7,7 @@ import type { RequestEventAction } from "@builder.io/qwik-city"
 import { Auth } from "@latchkey/core"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import Credentials from "@latchkey/core/providers/credentials"
+import Passkey from "@latchkey/core/providers/passkey"
 import Password, {
   createPasswordHasher,
   type SendPasswordMailParams,
@@ -142,12 +143,16 @@ describe("password actions (server bodies) against the real core", () => {
 
   it("a reset signs this browser in and returns where to go; a used link fails as Verification", async () => {
     const { c, mails } = app()
-    await passwordAction(action("/signup/"), c, "signup", {
+    const signUp = fakeEvent("/signup/")
+    await passwordAction(signUp.event as RequestEventAction, c, "signup", {
       email: "ann@example.com",
       password: GOOD,
     })
+    // Confirmed in the browser that signed up: the one-click confirmation.
+    const browser = [...signUp.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
     const verify = Object.fromEntries(new URL(mails[0]!.url!).searchParams)
-    expect(await passwordAction(action("/verify/"), c, "verify" as never, verify)).toEqual({
+    const confirm = fakeEvent("/verify/", { cookie: browser }).event as RequestEventAction
+    expect(await passwordAction(confirm, c, "verify" as never, verify)).toEqual({
       ok: true,
     })
     expect(
@@ -239,6 +244,60 @@ describe("useChangePassword (server body)", () => {
       { currentPassword: GOOD, password: "brand-new-secret" },
     )
     expect(ok).toEqual({ ok: true })
+  })
+})
+
+describe("useRemovePassword (server body)", () => {
+  it("needs the current password besides the session, and ends every other session (issue 41, item 6)", async () => {
+    const adapter = MemoryAdapter()
+    const hasher = createPasswordHasher({ algorithm: "pbkdf2-sha256", pbkdf2Iterations: 1000 })
+    const c: QwikAuthConfig = {
+      ...config(),
+      adapter,
+      session: { strategy: "database" },
+      experimental: { enableWebAuthn: true },
+      providers: [Password({ hasher, sendPasswordMail: () => {} }), Passkey()],
+    }
+    const user = await adapter.createUser!({
+      id: "u1",
+      email: "ann@example.com",
+      emailVerified: new Date(),
+    })
+    await adapter.setPasswordHash!(user.id, await hasher.hash(GOOD))
+    // A passkey too, so the password is not the last way in.
+    await adapter.createAuthenticator!({
+      credentialID: "cred-1",
+      userId: user.id,
+      providerAccountId: "cred-1",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: "key",
+      credentialDeviceType: "singleDevice",
+    })
+    async function signedIn() {
+      const jar = new Jar()
+      const csrf = await Auth(req("/auth/csrf", { jar }), c)
+      jar.take(csrf)
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+      const form = { csrfToken, email: "ann@example.com", password: GOOD }
+      jar.take(await Auth(req("/auth/callback/password", { jar, form }), c))
+      return jar.header()
+    }
+    const mine = await signedIn()
+    const other = await signedIn()
+    const remove = (input: Record<string, string>) =>
+      accountAction(
+        fakeEvent("/account/", { cookie: mine }).event as RequestEventAction,
+        c,
+        "password-remove",
+        input,
+      )
+    expect(await remove({})).toMatchObject({ failed: true, status: 403 })
+    expect(await adapter.getPasswordHash!(user.id)).not.toBeNull()
+    expect(await remove({ currentPassword: GOOD })).toEqual({ ok: true })
+    expect(await adapter.getPasswordHash!(user.id)).toBeNull()
+    const session = await Auth(req("/auth/session", { headers: { cookie: other } }), c)
+    expect(await session.json()).toBeNull()
   })
 })
 

@@ -67,6 +67,11 @@ function eventFor(config: AuthConfig, jar: Jar, path = "/account/two-factor/") {
   return fake
 }
 
+/** The cookies an action set, taken into the browser's jar (as a browser takes `Set-Cookie`). */
+function adopt(jar: Jar, cookies: ReadonlyMap<string, string>): void {
+  for (const [name, value] of cookies) jar.cookies.set(name, value)
+}
+
 function codeOf(secret: string, offsetMs = 0): string {
   const totp = new TOTP({ secret, digits: 6, period: 30 })
   return totp.generate({ timestamp: Date.now() + offsetMs })
@@ -97,14 +102,13 @@ describe("two-factor actions", () => {
       error: { type: "InvalidTwoFactorCode" },
     })
 
-    const confirmed = (await twoFactorSettingsAction(
-      eventFor(config, jar).event as never,
-      "confirm",
-      {
-        code: codeOf(enrollment.secret),
-      },
-    )) as { recoveryCodes: string[] }
+    const confirm = eventFor(config, jar)
+    const confirmed = (await twoFactorSettingsAction(confirm.event as never, "confirm", {
+      code: codeOf(enrollment.secret),
+    })) as { recoveryCodes: string[] }
     expect(confirmed.recoveryCodes).toHaveLength(10)
+    // Turning it on moved the account's state: the browser keeps the session re-issued for it.
+    adopt(jar, confirm.cookies)
     expect(await loadTwoFactorStatus(eventFor(config, jar).event)).toMatchObject({
       enabled: true,
       recoveryCodesLeft: 10,

@@ -35,6 +35,8 @@ export type WarningCode =
   | "account-claimed"
   /** A claim could not end the row's JWT sessions (`session.revocation: "off"`). */
   | "claim-sessions-not-ended"
+  /** The adapter lacks methods a claim needs (the detail names them). */
+  | "claim-needs-methods"
   /** Single-use markers, limits and revocation hold per isolate (the detail names which). */
   | "store-per-isolate"
 
@@ -73,6 +75,8 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
     "A proof of an email address (email link, verification or reset link, or a provider that vouches for it) met an account whose address was never proved, and claimed it: its passkeys, linked accounts, password and two-factor were removed and its sessions ended; the prover is signed in with the same user id. Expected when someone had set up an account for an address they do not own; clear what the app keeps for the user in events.accountClaimed.",
   "claim-sessions-not-ended":
     'An address claim could not end the earlier JWT sessions of the account, because session.revocation is "off": their cookies work until they expire. Set session.revocation to "reissue" or "strict".',
+  "claim-needs-methods":
+    "A proof of an address (an email link, a password reset or verification link) claims an account nobody proved by removing what was attached to it; this adapter lacks methods for that, so such a proof is refused (MissingAdapterMethods) where the account has a linked provider account or a passkey. Implement the methods below (an Auth.js adapter has none of listAccountsByUserId), or use a Latchkey adapter (@latchkey/adapter-postgres).",
   "store-per-isolate":
     'No shared `store` is set, and this runtime serves the app from many isolates, each with its own memory: what Latchkey keeps in the store holds per isolate only (weakened below). Set `store` to a shared one: @latchkey/store-durable-object on Cloudflare, @latchkey/store-upstash (HTTP) on Vercel Edge, Netlify Edge or Deno Deploy, or @latchkey/store-redis where TCP connections work (see the README\'s "Several instances").',
 })

@@ -254,8 +254,8 @@ ${SESSION_OR_SIGN_IN}
 })
 
 /**
- * The password as a way to sign in: change it (the current one is needed; every other device
- * is signed out), remove it (refused when it is the last way in), or set one.
+ * The password as a way to sign in: change it or remove it (the current one is needed; every
+ * other device is signed out; removing is refused when it is the last way in), or set one.
  */
 const PasswordSection = component$(() => {
   const account = useAccount()
@@ -275,6 +275,7 @@ const PasswordSection = component$(() => {
             <button type="submit">Change password</button>
           </Form>
           <Form action={remove}>
+            <CurrentPassword />
             <button type="submit">Remove password</button>
           </Form>
         </>

@@ -146,8 +146,8 @@ const Nickname = component$(() => {
 
 /**
  * The password as a sign-in method (`data.password`, `null` when the app has no `Password`
- * provider): set one, change it (the current password is needed; every other device is signed
- * out), or remove it, which the core refuses when it is the last way to sign in.
+ * provider): set one, change it, or remove it (the current password is needed for both; every
+ * other device is signed out), which the core refuses when it is the last way to sign in.
  */
 const PasswordMethod = component$((props: { data: AccountData }) => {
   const set = useSetPassword()
@@ -176,7 +176,16 @@ const PasswordMethod = component$((props: { data: AccountData }) => {
               Change password
             </button>
           </Form>
-          <Form action={remove}>
+          <Form action={remove} class="stack">
+            <label>
+              Current password
+              <input
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+            </label>
             <button type="submit" class="button danger" data-testid="password-remove">
               Remove the password
             </button>

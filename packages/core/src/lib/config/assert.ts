@@ -106,6 +106,7 @@ export function assertConfig(
   checkPages(config, problems)
   checkProviders(config, input, problems, warnings)
   checkAdapter(config.adapter, input, problems)
+  checkClaimMethods(config.adapter, input, warnings)
   checkTwoFactor(config.twoFactor, config.adapter, problems)
   checkAccountRateLimit(config.account?.rateLimit, problems)
   return { problems, warnings }
@@ -306,6 +307,41 @@ function checkAdapter(
   )
   if (missing.length > 0) {
     problems.push(new MissingAdapterMethods(`The adapter lacks: ${missing.sort().join(", ")}`))
+  }
+}
+
+/**
+ * A proof of an address (an email link, a password account's link) claims a row nobody proved
+ * (docs/design/address-ownership.md), removing what a squatter attached. Through an adapter
+ * without some optional methods a claim is refused: named at start-up, not at the first claim.
+ * Passkeys need `deleteAuthenticator` or, as on an Auth.js adapter, `unlinkAccount` (a passkey
+ * signs in through its account row); linked OAuth/OIDC accounts need `listAccountsByUserId`,
+ * which no Auth.js adapter has.
+ */
+function checkClaimMethods(
+  adapter: Adapter | undefined,
+  input: AssertInput,
+  warnings: ConfigWarning[],
+): void {
+  if (!adapter) return
+  const has = (name: string) => typeof (adapter as Record<string, unknown>)[name] === "function"
+  const proofs = input.providers.some(
+    (p) => p.type === "email" || (p as { passwordAccount?: unknown }).passwordAccount,
+  )
+  if (!proofs) return
+  const needs = new Set<string>()
+  const kinds = new Set(input.providers.map((p) => p.type))
+  if (kinds.has("webauthn") && !has("deleteAuthenticator") && !has("unlinkAccount")) {
+    needs.add("unlinkAccount")
+  }
+  if (kinds.has("oauth") || kinds.has("oidc")) {
+    for (const m of ["listAccountsByUserId", "unlinkAccount"]) if (!has(m)) needs.add(m)
+  }
+  if (needs.size > 0) {
+    warnings.push({
+      code: "claim-needs-methods",
+      detail: `(the adapter lacks: ${[...needs].join(", ")})`,
+    })
   }
 }
 
