@@ -3,11 +3,21 @@
  * passkey for someone else's address (a passkey sign-up proves no mailbox), then the owner
  * signs in by an email link from the dev mailbox. The link claims the account: the owner is
  * signed in, the attacker's session is over and their passkey no longer signs anyone in.
+ * And what the squatter left pending dies with the claim (issue 41): an address change they
+ * asked for, and the password they chose when they signed up with the owner's address.
  */
 import { randomUUID } from "node:crypto"
 import type { Page } from "playwright-core"
 import { describe, expect, inject, it } from "vitest"
-import { useBrowser } from "./browser.js"
+import { clickAndLoad, useBrowser } from "./browser.js"
+import {
+  confirmLink,
+  devMailbox,
+  resetPassword,
+  SUBJECTS,
+  signInWithPassword,
+  signUp,
+} from "./password-flows.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
 
 // `localhost`: an IP address cannot be a WebAuthn relying-party id (as passkey-demo.e2e.ts).
@@ -126,5 +136,72 @@ describe("demo: a squatted address", () => {
     expect(await sessionEmail(owner.page)).toBe(victim)
     await attacker.context.close()
     await owner.context.close()
+  })
+
+  it("a squatter's pending address change dies with the owner's claim (issue 41, item 1)", async () => {
+    const victim = `claim-change-${randomUUID()}@example.net`
+    const mallory = `mallory-${randomUUID()}@evil.example`
+
+    // The squatter: a passkey sign-up for the address, then a change of address to their own
+    // (no password on the row, so none is asked for).
+    const attacker = await openPage()
+    await addVirtualAuthenticator(attacker.page)
+    await attacker.page.goto("/signin/")
+    await passkeySignUp(attacker.page, victim)
+    await attacker.page.goto("/account/")
+    await attacker.page.fill('[data-testid="email-address"] input[name="email"]', mallory)
+    await clickAndLoad(attacker.page, '[data-testid="email-change"]')
+    await attacker.page.waitForSelector('[data-testid="email-change-done"]')
+    const change = await devMailbox(attacker.page).next(mallory, SUBJECTS.emailChange)
+
+    // The owner signs up for their address: the "account exists" mail's reset link claims it.
+    const owner = await openPage()
+    const password = "the owner's own passphrase"
+    await signUp(owner.page, { email: victim, password })
+    const exists = await devMailbox(owner.page).next(victim, SUBJECTS.accountExists)
+    await resetPassword(owner.page, exists.link!, password)
+    expect(await sessionEmail(owner.page)).toBe(victim)
+
+    // The squatter's link no longer moves the account: refused, and the address stays.
+    const landed = await confirmLink(attacker.page, change.link!)
+    expect(landed.pathname).toBe("/auth/error")
+    expect(landed.searchParams.get("error")).toBe("Verification")
+    expect(await sessionEmail(owner.page)).toBe(victim)
+    await owner.page.goto("/account/")
+    await expect(owner.page.textContent('[data-testid="account-email"]')).resolves.toBe(victim)
+    await attacker.context.close()
+    await owner.context.close()
+  })
+
+  it("a sign-up confirmed from another browser keeps nothing of the signer-up (issue 41, item 4)", async () => {
+    const victim = `claim-signup-${randomUUID()}@example.net`
+    const chosenByAttacker = "the attacker's passphrase"
+    const chosenByOwner = "the owner's own passphrase"
+
+    const attacker = await openPage()
+    await signUp(attacker.page, { email: victim, password: chosenByAttacker })
+
+    // The owner opens the confirmation mail in their own browser: the page asks for a password.
+    const owner = await openPage()
+    const mail = await devMailbox(owner.page).next(victim, SUBJECTS.verify)
+    await owner.page.goto(mail.link!)
+    await owner.page.fill('input[name="password"]', chosenByOwner)
+    await Promise.all([
+      owner.page.waitForURL((url) => url.pathname === "/"),
+      owner.page.click('button[type="submit"]'),
+    ])
+    expect(await sessionEmail(owner.page)).toBe(victim)
+
+    // The attacker's password signs nobody in; the owner's does.
+    const refused = await signInWithPassword(attacker.page, {
+      email: victim,
+      password: chosenByAttacker,
+    })
+    expect(refused.searchParams.get("error")).toBe("CredentialsSignin")
+    expect(await sessionEmail(attacker.page)).toBeNull()
+    const other = await openPage()
+    await signInWithPassword(other.page, { email: victim, password: chosenByOwner })
+    expect(await sessionEmail(other.page)).toBe(victim)
+    await Promise.all([attacker.context.close(), owner.context.close(), other.context.close()])
   })
 })

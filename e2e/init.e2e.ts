@@ -220,7 +220,9 @@ async function passkeyAccountPassword(server: RunningApp): Promise<void> {
   expect(set.done).toBe(true)
   // Another browser, without the passkey (whose autofill would sign in on the sign-in page).
   // The password is right, but a passkey sign-up proved no address: the sign-in page offers
-  // the link again, and once it is confirmed the password signs in.
+  // the link again, and once the account confirms it (in the browser signed in to it: opened
+  // anywhere else, the link would take the account back from whoever set it up) the password
+  // signs in.
   const b = await open(browser, server.url)
   const unproven = await signInWithPassword(b.page, user, INIT_PAGES)
   expect(unproven.searchParams.get("code")).toBe("email-unverified")
@@ -228,7 +230,7 @@ async function passkeyAccountPassword(server: RunningApp): Promise<void> {
   await resend.locator('input[name="email"]').fill(user.email)
   await resend.locator("button").click()
   await b.page.getByText("Check your email").waitFor()
-  await confirmLink(b.page, (await inbox.next(user.email, SUBJECTS.verify)).link!)
+  await confirmLink(a.page, (await inbox.next(user.email, SUBJECTS.verify)).link!)
   await signInWithPassword(b.page, user, INIT_PAGES)
   await expectSignedIn(b.page, user.email)
   await signOut(b.page)

@@ -285,13 +285,10 @@ describe("useRemovePassword (server body)", () => {
     }
     const mine = await signedIn()
     const other = await signedIn()
-    const remove = (input: Record<string, string>) =>
-      accountAction(
-        fakeEvent("/account/", { cookie: mine }).event as RequestEventAction,
-        c,
-        "password-remove",
-        input,
-      )
+    function remove(input: Record<string, string>) {
+      const { event } = fakeEvent("/account/", { cookie: mine })
+      return accountAction(event as RequestEventAction, c, "password-remove", input)
+    }
     expect(await remove({})).toMatchObject({ failed: true, status: 403 })
     expect(await adapter.getPasswordHash!(user.id)).not.toBeNull()
     expect(await remove({ currentPassword: GOOD })).toEqual({ ok: true })

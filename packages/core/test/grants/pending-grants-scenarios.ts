@@ -370,6 +370,23 @@ export function pendingGrantScenarios(storage: GrantStorage): void {
         expect(await (await signIn(a, VICTIM, OWNER_PASSWORD)).email()).toBe(VICTIM)
       })
 
+      it("4. a browser signed in as the account confirms its address with one click too (ownership rule 3)", async () => {
+        const a = app()
+        const me = await squat(a)
+        // "Send the link again" from a browser that never signed up: the link names no browser.
+        const set = await me.browser.post("/account/password-set", { password: OWNER_PASSWORD })
+        expect(set.status).toBe(200)
+        await a.browser().post("/password/resend", { email: VICTIM })
+        const link = linkOf(lastMail(a, "verify", VICTIM))
+        expect(link.fields.browser).toBeUndefined()
+        const page = await me.browser.send(`${link.path}?${new URLSearchParams(link.fields)}`)
+        expect(await page.text()).not.toContain('name="password"')
+        expect((await me.browser.post(link.path, link.fields)).status).toBe(200)
+        expect((await a.adapter.getUserByEmail!(VICTIM))!.emailVerified).toBeInstanceOf(Date)
+        expect(await a.adapter.listAuthenticatorsByUserId!(me.row.id)).toHaveLength(1)
+        expect(await (await signIn(a, VICTIM, OWNER_PASSWORD)).email()).toBe(VICTIM)
+      })
+
       it("5. only one reset link works: using a newer one voids the older, and so does a password change", async () => {
         const a = app()
         const b = await provenAccount(a)

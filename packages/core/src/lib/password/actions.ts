@@ -29,7 +29,7 @@ import {
   Verification,
 } from "../../errors.js"
 import { claimAddress } from "../account/claim.js"
-import { currentSession, keptSession } from "../account/current-session.js"
+import { currentSessionOf, keptSession } from "../account/current-session.js"
 import { isEmailProven, markVerified } from "../account/email-ownership.js"
 import { completeSignIn } from "../actions/callback/complete-sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
@@ -149,7 +149,7 @@ export async function passwordGet(ctx: RequestContext): Promise<Outcome> {
         if (!props.token || !props.uid || !props.email) {
           throw new Verification("The link is incomplete", { details: { reason: "malformed" } })
         }
-        const elsewhere = op === "verify" && !(await isSignUpBrowser(ctx, props.browser))
+        const elsewhere = op === "verify" && !(await ownConfirmation(ctx, props.uid, props.browser))
         const page =
           op === "reset" || elsewhere
             ? renderResetPage({
@@ -233,7 +233,7 @@ export async function passwordPost(ctx: RequestContext): Promise<Outcome> {
         if (ctx.parsed.body.password !== undefined) {
           return signedInAnswer(ctx, await setPasswordByLink(ctx, provider, "verify"))
         }
-        await verifyInSignUpBrowser(ctx, provider)
+        await verifyOwnAddress(ctx, provider)
         return done(ctx, pageUrl(ctx, "signIn"))
       case "email-change":
         await confirmEmailChange(ctx, provider)
@@ -428,24 +428,45 @@ async function consume(ctx: RequestContext, provider: PasswordConfig, purpose: L
   )
 }
 
-/** Whether this browser signed up and the link (`browser`, bound by its MAC) names it. */
-async function isSignUpBrowser(ctx: RequestContext, named: unknown): Promise<boolean> {
-  const mine = await signUpBrowserOf(ctx)
-  if (mine === undefined || typeof named !== "string") return false
+const sameText = (a: string, b: string) => {
   const encoder = new TextEncoder()
-  return constantTimeEqual(encoder.encode(mine), encoder.encode(named))
+  return constantTimeEqual(encoder.encode(a), encoder.encode(b))
 }
 
 /**
- * The sign-up verification link confirmed in the browser that signed up: the row confirming its
- * own address (ownership rule 3): marked proven, nothing removed, no session (the person signs
- * in with the password they chose). Any other browser must choose a password (the link proves
- * the mailbox, not the password somebody chose at sign-up): `InvalidRequest` saying so.
+ * Whether opening a verification link here is the row confirming its own address (ownership
+ * rule 3), and the `browser` to recompute the link's MAC with: in the browser that signed up
+ * (the nonce the link names; a post that names none, the one this browser has), or in a browser
+ * signed in as the link's user. `undefined`: a proof from elsewhere.
  */
-async function verifyInSignUpBrowser(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
-  const browser = await signUpBrowserOf(ctx)
+async function ownConfirmation(
+  ctx: RequestContext,
+  uid: unknown,
+  named: unknown,
+): Promise<{ browser: string | undefined } | undefined> {
+  const mine = await signUpBrowserOf(ctx)
+  if (mine !== undefined && typeof named === "string" && sameText(mine, named)) {
+    return { browser: mine }
+  }
+  const current = await currentSessionOf(ctx)
+  addCookies(ctx, current.cookies)
+  if (current.signedIn && current.userId === uid) {
+    return { browser: typeof named === "string" ? named : undefined }
+  }
+  if (mine !== undefined && named === undefined) return { browser: mine }
+  return undefined
+}
+
+/**
+ * The sign-up verification link confirmed by the row itself (`ownConfirmation`): marked proven,
+ * nothing removed, no session (the person signs in with the password they chose). Anywhere
+ * else the person must choose a password (the link proves the mailbox, not the password
+ * somebody chose at sign-up): `InvalidRequest` saying so.
+ */
+async function verifyOwnAddress(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
   const { body } = ctx.parsed
-  if (browser === undefined || (body.browser !== undefined && body.browser !== browser)) {
+  const own = await ownConfirmation(ctx, body.uid, body.browser)
+  if (!own) {
     throw new InvalidRequest(
       "This link was opened in another browser than the one that signed up: choose a password (the password field) to confirm the address",
       { details: { reason: "password-required" } },
@@ -453,7 +474,7 @@ async function verifyInSignUpBrowser(ctx: RequestContext, provider: PasswordConf
   }
   const link = await consumeLink(
     linkKeys(ctx, provider),
-    { purpose: "verify", userId: body.uid, email: body.email, browser },
+    { purpose: "verify", userId: body.uid, email: body.email, browser: own.browser },
     body.token,
   )
   const user = await linkedUser(ctx, link.userId, link.email)
@@ -518,19 +539,11 @@ async function confirmEmailChange(ctx: RequestContext, provider: PasswordConfig)
     emailVerified: new Date(),
   })
   await emitEvent(ctx.config.events, ctx.logger, "updateUser", { user: updated })
-  const sctx = sessionContext(ctx)
-  const current = await currentSession(sctx)
+  const current = await currentSessionOf(ctx)
   addCookies(ctx, current.cookies)
-  const keep = current.signedIn && current.userId === user.id ? current : undefined
-  addCookies(
-    ctx,
-    await moveAccountState(
-      ctx.config,
-      user.id,
-      "email-change",
-      keep && keptSession(sctx, { ...keep, stored: updated }),
-    ),
-  )
+  const mine = current.signedIn && current.userId === user.id
+  const keep = mine ? keptSession(sessionContext(ctx), { ...current, stored: updated }) : undefined
+  addCookies(ctx, await moveAccountState(ctx.config, user.id, "email-change", keep))
 }
 
 export { linkKeys, passwordUrl }
