@@ -36,6 +36,7 @@ export { setEnvDefaults } from "./lib/config/env.js"
 export { skipCSRFCheck } from "./lib/csrf/skip.js"
 export { revokeUserSessions } from "./lib/grants/end-sessions.js"
 export { type AuthAction, isAuthAction } from "./lib/http/actions.js"
+export { type AuthRequestOptions, flushDeferred } from "./lib/http/deferred.js"
 export { setConnectionIp } from "./lib/rate-limit/client-ip.js"
 export { redirectLocation } from "./lib/redirect.js"
 export {

@@ -11,6 +11,7 @@ import { Auth, setConnectionIp } from "@latchkey/core"
 import { applySetCookieHeaders, parseSetCookie } from "./cookies.js"
 import { COOKIES_SET_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
+import { platformWaitUntil } from "./wait-until.js"
 
 const forwardedHeaders = [
   "cookie",
@@ -121,7 +122,7 @@ export async function callCore(
 ): Promise<{ status: number; body: unknown }> {
   const request = call instanceof Request ? call : buildCoreRequest(event, call)
   setConnectionIp(request, connectionIp(event))
-  const response = await Auth(request, config)
+  const response = await Auth(request, config, { waitUntil: platformWaitUntil(event) })
   applySetCookieHeaders(event, response.headers)
   rememberSetCookies(event, response.headers)
   const type = response.headers.get("content-type") ?? ""

@@ -12,6 +12,7 @@ import { connectionIp } from "./internal-request.js"
 import { isQDataRequest, isUnderBasePath } from "./redirect.js"
 import { loadSession } from "./session.js"
 import type { QwikAuthConfig } from "./types.js"
+import { platformWaitUntil } from "./wait-until.js"
 
 /**
  * Whether the core answers `pathname`: everything under `basePath` except the app's own pages
@@ -45,7 +46,7 @@ async function answerAuthRequest(
 ): Promise<never> {
   // Without a proxy header, the per-IP limits count the socket's address.
   setConnectionIp(event.request, connectionIp(event))
-  const response = await Auth(event.request, config)
+  const response = await Auth(event.request, config, { waitUntil: platformWaitUntil(event) })
   applySetCookieHeaders(event, response.headers)
   const location = response.headers.get("location")
   if (location !== null && redirectCodes.has(response.status)) {

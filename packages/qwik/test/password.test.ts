@@ -4,7 +4,7 @@
  */
 
 import type { RequestEventAction } from "@builder.io/qwik-city"
-import { Auth } from "@latchkey/core"
+import { Auth, flushDeferred } from "@latchkey/core"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import Credentials from "@latchkey/core/providers/credentials"
 import Passkey from "@latchkey/core/providers/passkey"
@@ -18,9 +18,16 @@ import { Jar, req } from "../../core/test/auth/helpers.js"
 import { accountAction } from "../src/account.js"
 import { signIn } from "../src/actions.js"
 import { handleRequest } from "../src/on-request.js"
-import { passwordAction } from "../src/password.js"
+import { passwordAction as runPasswordAction } from "../src/password.js"
 import type { QwikAuthConfig } from "../src/types.js"
 import { fakeEvent, outcome, Redirect, Sent } from "./fake-event.js"
+
+/** A password action, and the mails it left for after its answer (sent before the test reads them). */
+async function passwordAction(...args: Parameters<typeof runPasswordAction>) {
+  const answer = await runPasswordAction(...args)
+  await flushDeferred()
+  return answer
+}
 
 const SECRET = "a-test-secret-that-is-at-least-32-bytes-long!!"
 const GOOD = "tangerine-orbit-cabinet"

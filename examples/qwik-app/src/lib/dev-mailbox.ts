@@ -9,6 +9,7 @@
  * mail (`Nodemailer({ server, from })`) and has no such page: anyone who can read it can sign in
  * as anyone.
  */
+import { flushDeferred } from "@latchkey/core"
 import type { SendVerificationRequestParams } from "@latchkey/core/providers/email"
 import type { SendPasswordMailParams } from "@latchkey/core/providers/password"
 import { database } from "./db"
@@ -83,6 +84,9 @@ async function store(mail: {
 
 /** The stored mails, newest first. */
 export async function listDevMailbox(): Promise<DevMail[]> {
+  // Password mails leave after their request's answer: wait for the ones still on their way, so
+  // a mail is listed as soon as the page that asked for it has answered.
+  await flushDeferred()
   const db = await database()
   const { rows } = await db.query<{
     id: number

@@ -8,6 +8,7 @@ import { route } from "./actions/routes.js"
 import { type ResolvedConfig, resolveConfig } from "./config/resolve.js"
 import type { RequestContext } from "./context.js"
 import { configErrorPage, isPageRequest } from "./http/config-error-page.js"
+import { type AuthRequestOptions, startDeferred } from "./http/deferred.js"
 import { errorOutcome } from "./http/error-outcome.js"
 import { json, type Outcome } from "./http/outcome.js"
 import { parseCookieHeader, parseQuery, parseRoute, readBody } from "./http/parse-request.js"
@@ -15,10 +16,19 @@ import { errorBody } from "./http/public-error.js"
 import { toResponse } from "./http/respond.js"
 import { hostMismatch, resolveOrigin } from "./origin.js"
 
-export async function Auth(request: Request, config: AuthConfig): Promise<Response> {
+/**
+ * Answers one auth request. `options.waitUntil` is the platform's way to keep work alive after
+ * the response (Cloudflare's `ctx.waitUntil`): mail whose due depends on an account is sent then
+ * (`http/deferred.ts`).
+ */
+export async function Auth(
+  request: Request,
+  config: AuthConfig,
+  options: AuthRequestOptions = {},
+): Promise<Response> {
   // Read once: each getter on undici's Request is a call, not a field.
   const method = request.method.toUpperCase()
-  const response = await answer(request, method, config)
+  const response = await answer(request, method, config, options)
   // HEAD is served wherever GET is (mail scanners probe links with it): same status and
   // headers, never a body.
   return method === "HEAD" ? withoutBody(response) : response
@@ -28,11 +38,16 @@ function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers })
 }
 
-async function answer(request: Request, method: string, config: AuthConfig): Promise<Response> {
+async function answer(
+  request: Request,
+  method: string,
+  config: AuthConfig,
+  options: AuthRequestOptions,
+): Promise<Response> {
   let resolved: ResolvedConfig | undefined
   try {
     resolved = resolveConfig(config)
-    return await handle(request, method, resolved)
+    return await handle(request, method, resolved, options)
   } catch (thrown) {
     // Last line: a bug must still produce a typed, stack-free answer.
     resolved?.logger.error(
@@ -51,7 +66,12 @@ function bare(status: number, body: unknown, headers: Record<string, string> = {
   })
 }
 
-async function handle(request: Request, method: string, config: ResolvedConfig): Promise<Response> {
+async function handle(
+  request: Request,
+  method: string,
+  config: ResolvedConfig,
+  options: AuthRequestOptions,
+): Promise<Response> {
   const { logger } = config
   const url = new URL(request.url)
 
@@ -103,6 +123,7 @@ async function handle(request: Request, method: string, config: ResolvedConfig):
     cookies: secureCookies ? config.cookies.secure : config.cookies.insecure,
     returnRedirect: request.headers.has("x-auth-return-redirect"),
     outCookies: [],
+    deferred: [],
     ...(mismatch ? { hostMismatch: mismatch } : {}),
   }
   const respond = (outcome: Outcome) =>
@@ -130,7 +151,9 @@ async function handle(request: Request, method: string, config: ResolvedConfig):
   } catch (error) {
     outcome = errorOutcome(full, error)
   }
-  return respond(outcome)
+  const response = respond(outcome)
+  startDeferred(ctx.deferred, logger, options)
+  return response
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { ResolvedConfig } from "./config/resolve.js"
 import { putCookies } from "./cookies/serialize.js"
 import type { AuthAction } from "./http/actions.js"
+import type { DeferredTask } from "./http/deferred.js"
 import type { ParsedRequest } from "./http/parse-request.js"
 import type { Logger } from "./logger.js"
 import type { HostMismatch } from "./origin.js"
@@ -26,8 +27,15 @@ export interface RequestContext {
   /** `X-Auth-Return-Redirect`: answer redirects with `200 { url }`. */
   readonly returnRedirect: boolean
   readonly outCookies: ResponseCookie[]
+  /** Work for after the response (`http/deferred.ts`): mail whose due depends on an account. */
+  readonly deferred: DeferredTask[]
   /** The request came to another origin than `AUTH_URL`'s (logged; shown in development). */
   readonly hostMismatch?: HostMismatch
+}
+
+/** Leaves `task` for after this request's response. */
+export function defer(ctx: Pick<RequestContext, "deferred">, task: DeferredTask): void {
+  ctx.deferred.push(task)
 }
 
 export function addCookies(ctx: RequestContext, cookies: readonly ResponseCookie[]): void {

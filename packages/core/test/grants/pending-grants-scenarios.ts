@@ -17,7 +17,7 @@ import {
 import { beforeEach, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
-import { Auth } from "../../src/index.js"
+import { Auth, flushDeferred } from "../../src/index.js"
 import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
 import { totpCode } from "../../src/lib/two-factor/totp.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
@@ -79,6 +79,13 @@ export function authJsShaped(adapter: Adapter = MemoryAdapter()): Adapter {
 
 /** A browser: a cookie jar over `Auth()`, with passkeys and form/JSON posts. */
 class Browser extends PasskeyClient<AuthConfig> {
+  /** Every request, and the mails it left for after its answer (sent before the test reads them). */
+  override async send(path: string, init: RequestInit = {}): Promise<Response> {
+    const res = await super.send(path, init)
+    await flushDeferred()
+    return res
+  }
+
   /** POST JSON as a fetch client of the same origin (the CSRF check passes by origin). */
   async post(path: string, body: Record<string, string> = {}) {
     const res = await this.send(path, {

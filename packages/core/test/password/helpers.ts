@@ -1,6 +1,6 @@
 /** A password-account app on the memory adapter, with a counting hasher and captured mails. */
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { Auth } from "../../src/index.js"
+import { Auth, flushDeferred } from "../../src/index.js"
 import { createPasswordHasher, type PasswordHasher } from "../../src/lib/password/hash.js"
 import Password, {
   type PasswordUserConfig,
@@ -83,6 +83,8 @@ export async function postForm(
     req(path, { form: { csrfToken: b.csrfToken, ...form }, jar: b.jar, headers: { accept } }),
   )
   b.jar.take(res)
+  // The mails a request leaves for after its answer, sent before the test reads them.
+  await flushDeferred()
   return res
 }
 
@@ -101,6 +103,7 @@ export async function postJson(
     }),
   )
   b.jar.take(res)
+  await flushDeferred()
   return res
 }
 

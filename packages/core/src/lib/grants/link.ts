@@ -115,14 +115,6 @@ export async function mintLinkGrant(
 }
 
 /**
- * The MAC a link would be stored under, computed and thrown away: the work a path that mails
- * nothing does, so it costs what a path that mints a link does.
- */
-export async function linkMacOnly(keys: LinkGrantKeys): Promise<void> {
-  await hashVerificationToken(generateVerificationToken(), keys.secrets[0]!)
-}
-
-/**
  * Consumes the link (whatever happens next, it is gone). Throws `Verification` (`message`) for
  * a link that is malformed, unknown, used, expired, bound to something else, or minted before
  * the account's state moved: one error for all, so the person's next step is the same and an

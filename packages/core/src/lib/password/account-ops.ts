@@ -28,7 +28,7 @@ import type { ResponseCookie } from "../../types.js"
 import { requireMethods } from "../account/adapter-support.js"
 import { countSignInMethods } from "../account/sign-in-methods.js"
 import { hasSecondFactor } from "../account/step-up.js"
-import type { RequestContext } from "../context.js"
+import { defer, type RequestContext } from "../context.js"
 import { normalizeIdentifier } from "../email/normalize-identifier.js"
 import { type KeptSession, moveAccountState } from "../grants/account-state.js"
 import { enforceCredentialsLimits } from "../rate-limit/credentials-limits.js"
@@ -130,21 +130,16 @@ export async function runPasswordAccountOp(
       const email = normalizeIdentifier(body.email)
       if (email === user.email) throw new InvalidRequest("This is already the account's address")
       await enforceMailRequestLimit(ctx, provider, "email change")
-      const holder = await ctx.config.adapter!.getUserByEmail!(email)
-      if (holder) {
-        // Refused without saying so: the answer and the notice are the same.
-        ctx.logger.debug("email change to an address another account holds")
-      } else {
-        await sendLinkMail(ctx, provider, { purpose: "email-change", userId, email })
-      }
-      if (user.email) {
-        await sendPasswordMail(ctx, provider, {
-          purpose: "email-change-notice",
-          to: user.email,
-          url: undefined,
-          expires: undefined,
-        })
-      }
+      // Whether another account holds the address shows in nothing the asker sees: the lookup,
+      // the link and both mails come after the answer.
+      defer(ctx, async () => {
+        const holder = await ctx.config.adapter!.getUserByEmail!(email)
+        if (holder) ctx.logger.debug("email change to an address another account holds")
+        else await sendLinkMail(ctx, provider, { purpose: "email-change", userId, email })
+        if (!user.email) return
+        const notice = { to: user.email, url: undefined, expires: undefined }
+        await sendPasswordMail(ctx, provider, { purpose: "email-change-notice", ...notice })
+      })
       return []
     }
   }

@@ -33,7 +33,7 @@ import { currentSessionOf, keptSession } from "../account/current-session.js"
 import { isEmailProven, markVerified } from "../account/email-ownership.js"
 import { completeSignIn } from "../actions/callback/complete-sign-in.js"
 import { resolveCallbackUrl } from "../callback-url.js"
-import { actionUrl, addCookies, pageUrl, type RequestContext } from "../context.js"
+import { actionUrl, addCookies, defer, pageUrl, type RequestContext } from "../context.js"
 import { constantTimeEqual } from "../crypto/constant-time.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
 import { requireCsrf } from "../csrf/require.js"
@@ -46,7 +46,7 @@ import { publicError } from "../http/public-error.js"
 import type { PageResponse } from "../pages/layout.js"
 import { sessionContext } from "../session/from-request.js"
 import { canSendMail, findPasswordProvider, type PasswordConfig } from "./config.js"
-import { consumeLink, type LinkPurpose, macOnly } from "./links.js"
+import { consumeLink, type LinkPurpose } from "./links.js"
 import { enforceMailRequestLimit, sendLinkMail } from "./mail.js"
 import {
   renderCheckMailPage,
@@ -330,13 +330,13 @@ function passwordErrorOutcome(ctx: RequestContext, op: Op | undefined, thrown: u
 // The flows
 
 /**
- * Sign-up. A new address: an unproven user with the password, and the verification link. An
- * address that has an account: nothing is created, the owner gets a notice with a reset link.
- * Both hash the password once and answer the same.
+ * Sign-up. The request does what every address costs alike (the policy, the limit, this
+ * browser's nonce, one password hash) and answers; whether the address has an account decides
+ * the rest, after the answer (`http/deferred.ts`): a new address gets an unproven user with the
+ * password and the verification link, a held one a notice with a reset link, nothing created.
  */
 async function signUp(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
   const settings = provider.passwordAccount
-  const adapter = ctx.config.adapter!
   const { body } = ctx.parsed
   const email = normalizeIdentifier(body.email)
   const password = await checkNewPassword(body.password, settings.policy)
@@ -345,63 +345,72 @@ async function signUp(ctx: RequestContext, provider: PasswordConfig): Promise<vo
   // confirmation; opened elsewhere it asks for a password of its own.
   const { cookie, browser } = await markSignUpBrowser(ctx, settings.verificationMaxAge)
   addCookies(ctx, [cookie])
-  const existing = await adapter.getUserByEmail!(email)
-  // Hashed whether or not the account is created: the answer takes as long either way.
   const hash = await settings.hasher.hash(password)
+  const name = typeof body.name === "string" && body.name.length <= 256 ? body.name.trim() : ""
+  defer(ctx, () => createOrNotify(ctx, provider, { email, hash, name, browser }))
+}
+
+async function createOrNotify(
+  ctx: RequestContext,
+  provider: PasswordConfig,
+  signUp: { email: string; hash: string; name: string; browser: string },
+): Promise<void> {
+  const settings = provider.passwordAccount
+  const adapter = ctx.config.adapter!
+  const { email, browser } = signUp
+  const existing = await adapter.getUserByEmail!(email)
   if (existing) {
     ctx.logger.debug("password sign-up for an address that has an account")
     if (!canSendMail(settings)) return
-    await sendLinkMail(
-      ctx,
-      provider,
-      { purpose: "reset", userId: existing.id, email },
-      "account-exists",
-    )
+    const reset = { purpose: "reset", userId: existing.id, email } as const
+    await sendLinkMail(ctx, provider, reset, "account-exists")
     return
   }
-  const name = typeof body.name === "string" && body.name.length <= 256 ? body.name.trim() : ""
   const user = await adapter.createUser!({
     id: crypto.randomUUID(),
     email,
     emailVerified: null,
-    ...(name ? { name } : {}),
+    ...(signUp.name ? { name: signUp.name } : {}),
   })
-  await adapter.setPasswordHash!(user.id, hash)
+  await adapter.setPasswordHash!(user.id, signUp.hash)
   await emitEvent(ctx.config.events, ctx.logger, "createUser", { user })
   if (canSendMail(settings)) {
     await sendLinkMail(ctx, provider, { purpose: "verify", userId: user.id, email, browser })
   }
 }
 
-/** "Send the link again": only an unproven account with a password gets one; same answer always. */
+/**
+ * "Send the link again": only an unproven account with a password gets one, after the answer;
+ * the answer is the same for every address.
+ */
 async function resend(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
   const email = normalizeIdentifier(ctx.parsed.body.email)
   await enforceMailRequestLimit(ctx, provider, "verification mail")
-  const adapter = ctx.config.adapter!
-  const user = await adapter.getUserByEmail!(email)
-  const due =
-    user !== null &&
-    !isEmailProven(user) &&
-    (await adapter.getPasswordHash!(user.id)) !== null &&
-    canSendMail(provider.passwordAccount)
   // Bound to this browser if it signed up here; else every browser confirms with a password.
   const browser = await signUpBrowserOf(ctx)
-  if (due) await sendLinkMail(ctx, provider, { purpose: "verify", userId: user.id, email, browser })
-  else await macOnly(linkKeys(ctx, provider))
+  defer(ctx, async () => {
+    const adapter = ctx.config.adapter!
+    const user = await adapter.getUserByEmail!(email)
+    const due =
+      user !== null &&
+      !isEmailProven(user) &&
+      (await adapter.getPasswordHash!(user.id)) !== null &&
+      canSendMail(provider.passwordAccount)
+    if (due) {
+      await sendLinkMail(ctx, provider, { purpose: "verify", userId: user.id, email, browser })
+    }
+  })
 }
 
-/** "Forgot password": a reset link to an address that has an account; same answer always. */
+/** "Forgot password": a reset link to an address that has an account, after the answer. */
 async function forgot(ctx: RequestContext, provider: PasswordConfig): Promise<void> {
   const email = normalizeIdentifier(ctx.parsed.body.email)
   await enforceMailRequestLimit(ctx, provider, "password reset")
-  const settings = provider.passwordAccount
-  const user = await ctx.config.adapter!.getUserByEmail!(email)
-  if (!user || !canSendMail(settings)) {
-    // The MAC a link costs, so an unknown address answers after the same work up to the mail.
-    await macOnly(linkKeys(ctx, provider))
-    return
-  }
-  await sendLinkMail(ctx, provider, { purpose: "reset", userId: user.id, email })
+  defer(ctx, async () => {
+    const user = await ctx.config.adapter!.getUserByEmail!(email)
+    if (!user || !canSendMail(provider.passwordAccount)) return
+    await sendLinkMail(ctx, provider, { purpose: "reset", userId: user.id, email })
+  })
 }
 
 /** The user a consumed link is for, if it still has the address the link was mailed to. */

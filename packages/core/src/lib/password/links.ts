@@ -11,7 +11,7 @@
  * (`sign-up-browser.ts`).
  */
 import { Verification } from "../../errors.js"
-import { type LinkGrantKeys, linkMacOnly, mintLinkGrant, redeemLinkGrant } from "../grants/link.js"
+import { type LinkGrantKeys, mintLinkGrant, redeemLinkGrant } from "../grants/link.js"
 import type { LinkGrantPurpose } from "../grants/purposes.js"
 
 export type LinkPurpose = "verify" | "reset" | "email-change"
@@ -50,12 +50,6 @@ export function mintLink(
 ): Promise<{ token: string; expires: Date }> {
   return mintLinkGrant(keys, grantOf(binding), maxAgeSeconds)
 }
-
-/**
- * The MAC a link would be stored under, computed and thrown away: the work an unknown address
- * costs, so it costs what a known one does up to the mail.
- */
-export const macOnly = linkMacOnly
 
 const bounded = (value: unknown, max: number): value is string =>
   typeof value === "string" && value !== "" && value.length <= max

@@ -6,6 +6,8 @@
  *
  * A mail that cannot be sent is logged, never reported to the client: whether a mail was due
  * depends on whether the address has an account, so a failure the client could see would tell.
+ * The flows call this after their answer (`http/deferred.ts`), so a send is tried again a few
+ * times ({@link RETRY_DELAYS_MS}) before it is given up and logged.
  */
 import { EmailSignInError, InvalidParameter } from "../../errors.js"
 import type { RequestContext } from "../context.js"
@@ -100,24 +102,44 @@ export async function sendPasswordMail(
       theme: ctx.config.theme,
       request: ctx.request,
     }
-    if (!settings.sendPasswordMail) {
+    const send = settings.sendPasswordMail
+    if (!send) {
       throw new InvalidParameter(
         `providers["${provider.id}"].server`,
         "is required to send password mails with nodemailer (or pass sendPasswordMail)",
       )
     }
-    await settings.sendPasswordMail(params)
+    await withRetries(() => send(params))
     return "sent"
   } catch (error) {
     ctx.logger.error(
       error instanceof EmailSignInError || error instanceof InvalidParameter
         ? error
-        : new EmailSignInError(`The ${mail.purpose} mail could not be sent`, {
-            cause: error,
-            details: { provider: provider.id, purpose: mail.purpose },
-          }),
+        : new EmailSignInError(
+            `The ${mail.purpose} mail could not be sent (${RETRY_DELAYS_MS.length + 1} attempts)`,
+            {
+              cause: error,
+              details: { provider: provider.id, purpose: mail.purpose },
+            },
+          ),
     )
     return "not-sent"
+  }
+}
+
+/** Waits between tries of a send that failed: a mail server's hiccup loses no mail. */
+export const RETRY_DELAYS_MS: readonly number[] = [250, 1000]
+
+async function withRetries(send: () => unknown): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await send()
+      return
+    } catch (error) {
+      const delay = RETRY_DELAYS_MS[attempt]
+      if (delay === undefined) throw error
+      await new Promise((resolve) => setTimeout(resolve, delay))
+    }
   }
 }
 
