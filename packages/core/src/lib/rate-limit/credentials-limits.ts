@@ -120,7 +120,10 @@ export async function enforceCredentialsLimits(
         scope: "account",
         key,
         rule: perAccount,
+        // Any name may be typed, but forgetting this counter hands the account fresh guesses:
+        // a store short of room keeps it apart from the IP and mail counters (issue 42).
         strangerKeyed: true,
+        guardsAccount: true,
       })),
     ],
     { failOpen: options?.failOpen, provider: provider.id, message: "Too many sign-in attempts" },
