@@ -84,7 +84,7 @@ export async function runPasswordAccountOp(
         throw new InvalidRequest("This account has no password yet: use password-set")
       }
       await checkCurrent(ctx, provider, user.email, stored, body.currentPassword)
-      const password = await checkNewPassword(body.password, settings.policy)
+      const password = await checkNewPassword(body.password, settings.policy, user)
       await adapter.setPasswordHash(userId, await settings.hasher.hash(password))
       ctx.logger.debug("password changed", { provider: provider.id })
       return endOtherSessions(input)
@@ -93,7 +93,7 @@ export async function runPasswordAccountOp(
       if (stored !== null) {
         throw new InvalidRequest("This account has a password: use password-change")
       }
-      const password = await checkNewPassword(body.password, settings.policy)
+      const password = await checkNewPassword(body.password, settings.policy, user)
       await adapter.setPasswordHash(userId, await settings.hasher.hash(password))
       return []
     }

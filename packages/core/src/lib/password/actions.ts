@@ -185,6 +185,7 @@ function noticeOf(query: Readonly<Record<string, string>>): { notice?: string } 
       "too-long": "That password is too long.",
       common: "That password is one of the most common ones. Choose one nobody else would.",
       breached: "That password appeared in a data breach. Choose another one.",
+      email: "Do not use your email address as your password.",
     }
     return { notice: byReason[query.reason ?? ""] ?? "Choose another password." }
   }
@@ -325,7 +326,7 @@ async function signUp(ctx: RequestContext, provider: PasswordConfig): Promise<vo
   const adapter = ctx.config.adapter!
   const { body } = ctx.parsed
   const email = normalizeIdentifier(body.email)
-  const password = await checkNewPassword(body.password, settings.policy)
+  const password = await checkNewPassword(body.password, settings.policy, { email })
   await enforceMailRequestLimit(ctx, provider, "sign-up")
   const existing = await adapter.getUserByEmail!(email)
   // Hashed whether or not the account is created: the answer takes as long either way.
@@ -435,7 +436,10 @@ async function verify(ctx: RequestContext, provider: PasswordConfig): Promise<vo
 async function reset(ctx: RequestContext, provider: PasswordConfig): Promise<Outcome> {
   const settings = provider.passwordAccount
   const adapter = ctx.config.adapter!
-  const password = await checkNewPassword(ctx.parsed.body.password, settings.policy)
+  const { email } = ctx.parsed.body // the link's address, the account's (checked once consumed)
+  const password = await checkNewPassword(ctx.parsed.body.password, settings.policy, {
+    email: typeof email === "string" ? email : undefined,
+  })
   const callbackUrl = await resolveCallbackUrl(ctx)
   const link = await consume(ctx, provider, "reset")
   let user = await linkedUser(ctx, link.userId, link.email)

@@ -1,7 +1,7 @@
 /**
  * What a new password must be (NIST SP 800-63B §3.1.1.2): long enough, not absurdly long, not
- * on a list of common passwords, not known breached (through the app's hook). No composition
- * rules, no expiry: they make passwords worse.
+ * the account's own address (ASVS V6.2.11), not on a list of common passwords, not known
+ * breached (through the app's hook). No composition rules, no expiry: they make passwords worse.
  *
  * - Normalised to Unicode NFC before anything else, so the same password typed on a keyboard
  *   that sends decomposed accents (NFD) signs in the same.
@@ -59,8 +59,22 @@ export function normalisePassword(value: unknown, maxBytes: number): string | nu
   return encoder.encode(nfc).byteLength > maxBytes ? null : nfc
 }
 
-/** The normalised password when the policy accepts it; else `PasswordRejected` with a reason. */
-export async function checkNewPassword(value: unknown, policy: ResolvedPolicy): Promise<string> {
+/** What the policy knows of the account a new password is for. */
+export interface PasswordOwner {
+  /** The account's address (at sign-up, the one typed; at reset, the one the link was mailed to). */
+  email?: string | null | undefined
+}
+
+/**
+ * The normalised password when the policy accepts it; else `PasswordRejected` with a reason.
+ * With `owner`, the account's own address and its local part are refused too (ASVS V6.2.11:
+ * they are the first guesses of anyone who knows the address).
+ */
+export async function checkNewPassword(
+  value: unknown,
+  policy: ResolvedPolicy,
+  owner?: PasswordOwner,
+): Promise<string> {
   if (typeof value !== "string" || value === "") {
     throw rejected("missing", "Enter a password.")
   }
@@ -77,6 +91,12 @@ export async function checkNewPassword(value: unknown, policy: ResolvedPolicy): 
       `Use at least ${policy.minLength} characters. A few unrelated words make a password that is long and easy to remember.`,
     )
   }
+  if (isOwnAddress(password, owner?.email)) {
+    throw rejected(
+      "email",
+      "Do not use your email address, or the part before the @, as your password: it is the first thing anyone who knows your address tries.",
+    )
+  }
   if (policy.refuseCommon && (await isCommonPassword(password))) {
     throw rejected(
       "common",
@@ -90,6 +110,21 @@ export async function checkNewPassword(value: unknown, policy: ResolvedPolicy): 
     )
   }
   return password
+}
+
+/**
+ * Whether `password` is the address, its local part or that without a `+tag`, compared as
+ * addresses are (NFKC, lower case, surrounding spaces ignored).
+ */
+function isOwnAddress(password: string, email: string | null | undefined): boolean {
+  if (typeof email !== "string" || email === "") return false
+  const typed = password.normalize("NFKC").trim().toLowerCase()
+  const address = email.normalize("NFKC").trim().toLowerCase()
+  const at = address.lastIndexOf("@")
+  if (at <= 0) return typed === address
+  const local = address.slice(0, at)
+  const plus = local.indexOf("+")
+  return typed === address || typed === local || (plus > 0 && typed === local.slice(0, plus))
 }
 
 function rejected(reason: string, message: string): PasswordRejected {
