@@ -30,7 +30,8 @@ import { enforceCredentialsLimits } from "../rate-limit/credentials-limits.js"
 import type { SessionContext } from "../session/context.js"
 import { findPasswordProvider, type PasswordConfig } from "./config.js"
 import { enforceMailRequestLimit, sendLinkMail, sendPasswordMail } from "./mail.js"
-import { checkNewPassword, normalisePassword } from "./policy.js"
+import { checkNewPassword } from "./policy.js"
+import { typedPassword, verifyPassword } from "./verify.js"
 
 export const PASSWORD_ACCOUNT_OPS = [
   "password-set",
@@ -158,8 +159,12 @@ async function checkCurrent(
 ): Promise<void> {
   const settings = provider.passwordAccount
   const succeeded = await enforceCredentialsLimits(ctx, provider, { email: email ?? "" })
-  const password = normalisePassword(value, settings.policy.maxBytes)
-  if (password === null || password === "" || !(await settings.hasher.verify(stored, password))) {
+  const typed = typedPassword(value, settings.policy.maxBytes)
+  if (
+    typed === null ||
+    typed.password === "" ||
+    !(await verifyPassword(settings.hasher, stored, typed))
+  ) {
     throw new CredentialsSignin("The current password is wrong", {
       details: { provider: provider.id, reason: "wrong-current-password" },
     })

@@ -3,8 +3,9 @@
  * the account's own address (ASVS V6.2.11), not on a list of common passwords, not known
  * breached (through the app's hook). No composition rules, no expiry: they make passwords worse.
  *
- * - Normalised to Unicode NFC before anything else, so the same password typed on a keyboard
- *   that sends decomposed accents (NFD) signs in the same.
+ * - Normalised to Unicode NFKC before anything else (§3.1.1.2), so the same password typed on
+ *   a keyboard that sends decomposed accents (NFD), a ligature (`ﬁ`) or full-width letters signs
+ *   in the same. Hashes made before NFKC (of the NFC form) still verify: see `verify.ts`.
  * - The upper bound is in UTF-8 bytes and checked before any hashing: a 1 MB "password" costs
  *   a length check, never an argon2 run.
  * - The common-password list is `@zxcvbn-ts/language-common`'s (about 49,000 passwords from
@@ -14,7 +15,7 @@ import { PasswordRejected } from "../../errors.js"
 import type { Awaitable } from "../types/awaitable.js"
 
 export interface PasswordPolicyOptions {
-  /** Fewest characters (Unicode code points, after NFC). Default 8; at least 8 is enforced. */
+  /** Fewest characters (Unicode code points, after NFKC). Default 8; at least 8 is enforced. */
   minLength?: number
   /** Most UTF-8 bytes. Default 1024 (at least 256, so any 64 characters fit). */
   maxBytes?: number
@@ -49,14 +50,19 @@ export function resolvePolicy(options: PasswordPolicyOptions = {}): ResolvedPoli
 const encoder = new TextEncoder()
 
 /**
- * The password as it is hashed and compared: NFC, or `null` when it is not a string or is over
+ * The password as it is hashed and compared: NFKC, or `null` when it is not a string or is over
  * the byte bound (checked on the raw length first: a string's UTF-8 size is at least its
  * length, so an oversized value is refused without being encoded or normalised).
  */
 export function normalisePassword(value: unknown, maxBytes: number): string | null {
+  return normalised(value, maxBytes, "NFKC")
+}
+
+/** `value` in `form`, or `null` when it is not a string or over `maxBytes` in either form. */
+export function normalised(value: unknown, maxBytes: number, form: "NFC" | "NFKC"): string | null {
   if (typeof value !== "string" || value.length > maxBytes) return null
-  const nfc = value.normalize("NFC")
-  return encoder.encode(nfc).byteLength > maxBytes ? null : nfc
+  const text = value.normalize(form)
+  return encoder.encode(text).byteLength > maxBytes ? null : text
 }
 
 /** What the policy knows of the account a new password is for. */
