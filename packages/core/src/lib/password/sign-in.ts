@@ -4,8 +4,9 @@
  *
  * A wrong password, an unknown address, a user without a password and an unproven account with
  * a wrong password all end in the same `CredentialsSignin` after exactly one hash verification
- * (unknown addresses are checked against a dummy hash made by the same hasher), so neither the
- * answer nor its timing tells whether an address has an account. Only the right password of an
+ * (unknown addresses are checked against a dummy hash made by the same hasher, and the default
+ * hasher does the same work whatever kind of hash it checks, imported bcrypt included:
+ * `hash.ts`), so neither the answer nor its timing tells whether an address has an account. Only the right password of an
  * unproven account gets `EmailUnverified` (code `email-unverified`): its holder already knows
  * the account exists. A hash made with older parameters, another algorithm or bcrypt (imported
  * from an Auth.js credentials setup) is replaced by a current one after a successful check, and
