@@ -17,17 +17,20 @@ import {
 const LIGATURE = "\uFB01ne-tangerine-orbit" // "ﬁne-…"
 const PLAIN = "fine-tangerine-orbit"
 
+/** Whether signing in with `password` gives a session. */
+async function signsIn(app: ReturnType<typeof setup>, email: string, password: string) {
+  return sessionCookie((await signIn(app, email, password)).jar) !== undefined
+}
+
 describe("NFKC passwords", () => {
   it("sign-up with ﬁ (a ligature), sign in with fi; full-width digits and ASCII ones are one password", async () => {
     const app = setup()
     await provenAccount(app, "ann@example.com", LIGATURE)
-    expect(sessionCookie((await signIn(app, "ann@example.com", PLAIN)).jar)).toBeDefined()
-    expect(sessionCookie((await signIn(app, "ann@example.com", LIGATURE)).jar)).toBeDefined()
+    expect(await signsIn(app, "ann@example.com", PLAIN)).toBe(true)
+    expect(await signsIn(app, "ann@example.com", LIGATURE)).toBe(true)
 
     await provenAccount(app, "bob@example.com", "orbit-cabinet-２０２４")
-    expect(
-      sessionCookie((await signIn(app, "bob@example.com", "orbit-cabinet-2024")).jar),
-    ).toBeDefined()
+    expect(await signsIn(app, "bob@example.com", "orbit-cabinet-2024")).toBe(true)
   })
 
   it("a hash made before NFKC (of the NFC form) still signs in, and is replaced by one of the NFKC form", async () => {
@@ -37,13 +40,13 @@ describe("NFKC passwords", () => {
     // What sign-up stored before this change: the NFC form, ligature kept.
     const legacy = await fastHasher().hash(LIGATURE.normalize("NFC"))
     await app.adapter.setPasswordHash!(user.id, legacy)
-    expect(sessionCookie((await signIn(app, "ann@example.com", PLAIN)).jar)).toBeUndefined()
+    expect(await signsIn(app, "ann@example.com", PLAIN)).toBe(false)
 
-    expect(sessionCookie((await signIn(app, "ann@example.com", LIGATURE)).jar)).toBeDefined()
+    expect(await signsIn(app, "ann@example.com", LIGATURE)).toBe(true)
     const upgraded = (await app.adapter.getPasswordHash!(user.id))!
     expect(upgraded).not.toBe(legacy)
     expect(await fastHasher().verify(upgraded, PLAIN)).toBe(true)
-    expect(sessionCookie((await signIn(app, "ann@example.com", PLAIN)).jar)).toBeDefined()
+    expect(await signsIn(app, "ann@example.com", PLAIN)).toBe(true)
   })
 
   it("the second check costs the same whatever the address: it depends on the characters typed only", async () => {
@@ -73,8 +76,6 @@ describe("NFKC passwords", () => {
       me,
     )
     expect(res.status).toBe(200)
-    expect(
-      sessionCookie((await signIn(app, "ann@example.com", "brand-new-secret")).jar),
-    ).toBeDefined()
+    expect(await signsIn(app, "ann@example.com", "brand-new-secret")).toBe(true)
   })
 })
