@@ -500,7 +500,8 @@ export class NotSupportedByAdapter extends AuthError {
 
 /**
  * A new password was refused by the policy (`details.reason`: `"missing" | "too-short" |
- * "too-long" | "common" | "breached"`); the message says what to choose instead (400).
+ * "too-long" | "email" | "common" | "breached"`, `"email"` being the account's own address or
+ * its local part); the message says what to choose instead (400).
  */
 export class PasswordRejected extends AuthError {
   static override type: ErrorType = "PasswordRejected"

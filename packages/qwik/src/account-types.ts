@@ -62,7 +62,10 @@ export type AccountErrorType =
  * @public
  */
 export interface AccountActionFailure {
-  /** `reason` on `PasswordRejected`: `too-short`, `too-long`, `common`, `breached`, `missing`. */
+  /**
+   * `reason` on `PasswordRejected`: `too-short`, `too-long`, `email` (the account's own address
+   * or its local part), `common`, `breached`, `missing`.
+   */
   error: { type: AccountErrorType; message: string; reason?: string }
   formErrors: string[]
   signInUrl?: string

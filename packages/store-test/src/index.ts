@@ -284,6 +284,17 @@ export function runStoreContract(options: StoreContractOptions): void {
         await store().delete(k)
         expect((await hit()).allowed).toBe(true)
       })
+
+      it("a counter that guards an account counts like any other, and delete forgets it", async () => {
+        const k = key("account")
+        const options = { strangerKeyed: true, guardsAccount: true }
+        const hit = () => store().hit(k, 60_000, 2, options)
+        expect((await hit()).allowed).toBe(true)
+        expect((await hit()).allowed).toBe(true)
+        expect((await hit()).allowed).toBe(false)
+        await store().delete(k)
+        expect((await hit()).allowed).toBe(true)
+      })
     })
 
     describe("bad input", () => {

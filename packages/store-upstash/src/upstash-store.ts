@@ -93,6 +93,34 @@ function redacted(error: Error): Error {
   return copy
 }
 
+/**
+ * Every request carries the database's token as a bearer header: over plain `http://` anyone on
+ * the path reads it and then owns the database. Plain http is left to loopback (a local bridge
+ * or emulator in tests), where the request never leaves the machine.
+ */
+function assertTlsOffLoopback(parameter: "url" | "client", url: string): void {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new InvalidParameter(parameter, "must be the REST URL of the database (https://…)")
+  }
+  if (parsed.protocol === "https:" || isLoopbackHost(parsed.hostname)) return
+  throw new InvalidParameter(
+    parameter,
+    `${parameter === "client" ? "sends to" : "is"} a plain http:// URL off this machine: the REST token would travel in clear. Use the database's https:// URL (Upstash and Vercel KV give one); plain http is only accepted for a loopback address (localhost, 127.0.0.0/8, [::1])`,
+  )
+}
+
+/** localhost, 127.0.0.0/8 or ::1, as the URL parser writes them. */
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === "localhost" ||
+    hostname === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  )
+}
+
 export class UpstashStore implements Store {
   readonly #client: Redis
   readonly #prefix: string
@@ -126,6 +154,9 @@ export class UpstashStore implements Store {
     if (typeof (client as { exec?: unknown }).exec !== "function") {
       throw new InvalidParameter("client", "must be an @upstash/redis Redis (new Redis({ … }))")
     }
+    // The client's HTTP half keeps the URL it sends the token to as `client.baseUrl`.
+    const baseUrl = (client as unknown as { client?: { baseUrl?: unknown } }).client?.baseUrl
+    if (typeof baseUrl === "string") assertTlsOffLoopback("client", baseUrl)
     // The client keeps its options as `opts` (a runtime field its types mark protected). A
     // client that parses replies as JSON would hand back "null" as null and '{"a": 1}' as an
     // object: values would not come back as written.
@@ -144,6 +175,7 @@ export class UpstashStore implements Store {
     if (typeof url !== "string" || !/^https?:\/\/[^\s/?#]+/.test(url)) {
       throw new InvalidParameter("url", "must be the REST URL of the database (https://…)")
     }
+    assertTlsOffLoopback("url", url)
     if (typeof token !== "string" || token.trim() === "") {
       throw new InvalidParameter("token", "must be the REST token of the database")
     }

@@ -82,6 +82,38 @@ describe("UpstashStore options", () => {
     expect(refusal(() => new UpstashStore({ client: made({}) })).parameter).toBe("client")
   })
 
+  it("refuses plain http off loopback (the token would travel in clear), by url or by client", () => {
+    const remote = [
+      "http://example-db.upstash.io",
+      "http://198.51.100.7:8079",
+      "http://[2001:db8::1]/",
+      "http://127.0.0.1.nip.io",
+      "http://localhost.example.com",
+    ]
+    for (const plain of remote) {
+      const byUrl = refusal(() => new UpstashStore({ url: plain, token: TOKEN }))
+      expect(byUrl).toBeInstanceOf(InvalidParameter)
+      expect(byUrl.parameter).toBe("url")
+      expect(byUrl.message).toMatch(/https:\/\//)
+      expect(byUrl.message).toMatch(/in clear/)
+      const client = new Redis({ url: plain, token: TOKEN, automaticDeserialization: false })
+      expect(refusal(() => new UpstashStore({ client })).parameter).toBe("client")
+      expect(`${byUrl.message} ${JSON.stringify(byUrl)}`).not.toContain(TOKEN)
+    }
+    // Loopback (a local bridge or emulator) may be plain http; https is taken anywhere.
+    for (const fine of [
+      "http://127.0.0.1:8079",
+      "http://127.8.9.10",
+      "http://localhost:8079",
+      "http://[::1]:8079",
+      "https://example-db.upstash.io",
+    ]) {
+      expect(new UpstashStore({ url: fine, token: TOKEN })).toBeInstanceOf(UpstashStore)
+      const client = new Redis({ url: fine, token: TOKEN, automaticDeserialization: false })
+      expect(new UpstashStore({ client })).toBeInstanceOf(UpstashStore)
+    }
+  })
+
   it("never shows the token in a refusal", () => {
     for (const make of [
       () => new UpstashStore({ url: "not a url", token: TOKEN }),

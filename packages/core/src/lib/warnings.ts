@@ -39,6 +39,8 @@ export type WarningCode =
   | "claim-needs-methods"
   /** Single-use markers, limits and revocation hold per isolate (the detail names which). */
   | "store-per-isolate"
+  /** `rateLimit.getClientIp` returned something that is not an IP address: not counted per IP. */
+  | "client-ip-unreadable"
 
 export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze({
   "debug-enabled":
@@ -79,6 +81,8 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
     "A proof of an address (an email link, a password reset or verification link) claims an account nobody proved by removing what was attached to it; this adapter lacks methods for that, so such a proof is refused (MissingAdapterMethods) where the account has a linked provider account or a passkey. Implement the methods below (an Auth.js adapter has none of listAccountsByUserId), or use a Latchkey adapter (@latchkey/adapter-postgres).",
   "store-per-isolate":
     'No shared `store` is set, and this runtime serves the app from many isolates, each with its own memory: what Latchkey keeps in the store holds per isolate only (weakened below). Set `store` to a shared one: @latchkey/store-durable-object on Cloudflare, @latchkey/store-upstash (HTTP) on Vercel Edge, Netlify Edge or Deno Deploy, or @latchkey/store-redis where TCP connections work (see the README\'s "Several instances").',
+  "client-ip-unreadable":
+    "`rateLimit.getClientIp` returned something that is not an IPv4 or IPv6 address (an optional port and brackets are fine), so that request was not counted by the per-IP limit. Return the client's address, e.g. from the header your proxy sets, or leave getClientIp out to use X-Forwarded-For, X-Real-IP and the connection.",
 })
 
 /** The sentence for `code`, followed by the call's own detail (what failed, which setting). */

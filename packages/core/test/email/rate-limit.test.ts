@@ -119,13 +119,14 @@ describe("email sending limits", () => {
   it("keeps IP and address counters apart even for equal strings", async () => {
     const store = new MemoryRateLimitStore()
     const rule = { limit: 1, windowMs: 60_000 }
-    expect((await hitIpLimit({ store, perIp: rule }, "x")).allowed).toBe(true)
-    expect((await hitAddressLimit({ store, perAddress: rule }, "x")).allowed).toBe(true)
+    expect((await hitIpLimit({ store, perIp: rule }, "192.0.2.1")).allowed).toBe(true)
+    expect((await hitAddressLimit({ store, perAddress: rule }, "192.0.2.1")).allowed).toBe(true)
   })
 
   it("uses one process-wide store by default", async () => {
     expect(defaultRateLimitStore()).toBe(defaultRateLimitStore())
-    const ip = `test-${crypto.randomUUID()}`
+    const [a, b] = crypto.getRandomValues(new Uint8Array(2))
+    const ip = `198.18.${a}.${b}`
     const rule = { limit: 1, windowMs: 60_000 }
     await hitIpLimit({ perIp: rule }, ip)
     // A second provider object (configs rebuilt per request) sees the same count.

@@ -1,4 +1,4 @@
-/** The password policy (NIST SP 800-63B): length, byte bound, NFC, common list, breach hook. */
+/** The password policy (NIST SP 800-63B): length, byte bound, NFKC, common list, breach hook. */
 import { describe, expect, it } from "vitest"
 import { PasswordRejected } from "../../src/errors.js"
 import {
@@ -41,10 +41,10 @@ describe("password policy", () => {
     expect(resolvePolicy({ maxBytes: 10 }).maxBytes).toBe(256)
   })
 
-  it("normalises to NFC", async () => {
+  it("normalises to NFKC: decomposed accents, ligatures and full-width letters", async () => {
     const nfd = "cafe\u0301-crème"
-    const accepted = await checkNewPassword(nfd, resolvePolicy())
-    expect(accepted).toBe(nfd.normalize("NFC"))
+    expect(await checkNewPassword(nfd, resolvePolicy())).toBe(nfd.normalize("NFC"))
+    expect(await checkNewPassword("\uFB01ne-ｃｒèｍｅ-２", resolvePolicy())).toBe("fine-crème-2")
   })
 
   it("refuses common passwords (zxcvbn-ts common list), whatever their case", async () => {

@@ -19,6 +19,7 @@ import type { AuthConfig } from "../../types.js"
 import { checkAccountRateLimit } from "../account/change-limit.js"
 import { missingClientCredentials } from "../oauth/provider.js"
 import { checkPasswordProvider, isPasswordProvider } from "../password/config.js"
+import { checkIpv6Prefix } from "../rate-limit/client-ip.js"
 import { checkTwoFactor } from "../two-factor/config.js"
 import type { WarningCode } from "../warnings.js"
 import { type EnvObject, envKey } from "./env.js"
@@ -199,6 +200,8 @@ function checkProviders(
       )
     }
     seen.add(provider.id)
+    const { rateLimit } = provider as { rateLimit?: { ipv6Prefix?: unknown } | false }
+    checkIpv6Prefix(`providers["${provider.id}"].rateLimit`, rateLimit, problems)
 
     switch (provider.type) {
       case "credentials":

@@ -35,7 +35,8 @@ import { enforceCredentialsLimits } from "../rate-limit/credentials-limits.js"
 import { twoFactorContext, verifySecondFactor } from "../two-factor/service.js"
 import { findPasswordProvider, type PasswordConfig } from "./config.js"
 import { enforceMailRequestLimit, sendLinkMail, sendPasswordMail } from "./mail.js"
-import { checkNewPassword, normalisePassword } from "./policy.js"
+import { checkNewPassword } from "./policy.js"
+import { typedPassword, verifyPassword } from "./verify.js"
 
 export const PASSWORD_ACCOUNT_OPS = [
   "password-set",
@@ -88,7 +89,7 @@ export async function runPasswordAccountOp(
         throw new InvalidRequest("This account has no password yet: use password-set")
       }
       await checkCurrent(ctx, provider, user.email, stored, body.currentPassword)
-      const password = await checkNewPassword(body.password, settings.policy)
+      const password = await checkNewPassword(body.password, settings.policy, user)
       await adapter.setPasswordHash(userId, await settings.hasher.hash(password))
       ctx.logger.debug("password changed", { provider: provider.id })
       return moveAccountState(ctx.config, userId, "password-change", keep)
@@ -97,7 +98,7 @@ export async function runPasswordAccountOp(
       if (stored !== null) {
         throw new InvalidRequest("This account has a password: use password-change")
       }
-      const password = await checkNewPassword(body.password, settings.policy)
+      const password = await checkNewPassword(body.password, settings.policy, user)
       await adapter.setPasswordHash(userId, await settings.hasher.hash(password))
       return moveAccountState(ctx.config, userId, "password-set", keep)
     }
@@ -158,8 +159,12 @@ async function checkCurrent(
 ): Promise<void> {
   const settings = provider.passwordAccount
   const succeeded = await enforceCredentialsLimits(ctx, provider, { email: email ?? "" })
-  const password = normalisePassword(value, settings.policy.maxBytes)
-  if (password === null || password === "" || !(await settings.hasher.verify(stored, password))) {
+  const typed = typedPassword(value, settings.policy.maxBytes)
+  if (
+    typed === null ||
+    typed.password === "" ||
+    !(await verifyPassword(settings.hasher, stored, typed))
+  ) {
     throw new CredentialsSignin("The current password is wrong", {
       details: { provider: provider.id, reason: "wrong-current-password" },
     })

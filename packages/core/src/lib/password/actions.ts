@@ -193,6 +193,7 @@ function noticeOf(query: Readonly<Record<string, string>>): { notice?: string } 
       "too-long": "That password is too long.",
       common: "That password is one of the most common ones. Choose one nobody else would.",
       breached: "That password appeared in a data breach. Choose another one.",
+      email: "Do not use your email address as your password.",
     }
     return { notice: byReason[query.reason ?? ""] ?? "Choose another password." }
   }
@@ -339,7 +340,7 @@ async function signUp(ctx: RequestContext, provider: PasswordConfig): Promise<vo
   const settings = provider.passwordAccount
   const { body } = ctx.parsed
   const email = normalizeIdentifier(body.email)
-  const password = await checkNewPassword(body.password, settings.policy)
+  const password = await checkNewPassword(body.password, settings.policy, { email })
   await enforceMailRequestLimit(ctx, provider, "sign-up")
   // This browser, whatever the address: the verification link opened here is the one-click
   // confirmation; opened elsewhere it asks for a password of its own.
@@ -505,7 +506,10 @@ async function setPasswordByLink(
 ): Promise<Outcome> {
   const settings = provider.passwordAccount
   const adapter = ctx.config.adapter!
-  const password = await checkNewPassword(ctx.parsed.body.password, settings.policy)
+  const { email } = ctx.parsed.body // the link's address, the account's (checked once consumed)
+  const password = await checkNewPassword(ctx.parsed.body.password, settings.policy, {
+    email: typeof email === "string" ? email : undefined,
+  })
   const callbackUrl = await resolveCallbackUrl(ctx)
   const link = await consume(ctx, provider, purpose)
   let user = await linkedUser(ctx, link.userId, link.email)

@@ -16,6 +16,20 @@
  * - **bcrypt, verify only** (`$2a$`, `$2b$`, `$2y$`): the hashes an Auth.js credentials setup
  *   usually holds. They verify, and are replaced by the current algorithm at the next sign-in.
  *
+ * **An imported bcrypt hash must not tell accounts apart** (issue 42). A cost-12 bcrypt check
+ * takes about three times an argon2id one, so an account still on its imported hash answered a
+ * wrong password far slower than an unknown address (checked against an argon2id dummy).
+ * Rehashing at import cannot help: without the password, a bcrypt hash can only be wrapped
+ * (argon2id over bcrypt), and checking the wrapped hash costs both. So the checks are equalised
+ * instead: while bcrypt hashes are in play, every check does one run of the current algorithm
+ * and bcrypt work of the highest imported cost — a bcrypt account pays the current algorithm on
+ * top of its own check (and the rounds it is short of that cost), every other check (a current
+ * hash, the dummy of an unknown address) pays one bcrypt run. Which accounts still hold bcrypt
+ * cannot be heard; what it costs is one bcrypt run per check until the import is done.
+ * "In play" means `importedBcryptCost` was given, or this process has checked a bcrypt hash
+ * (its cost is learned, up to `MAX_LEARNED_BCRYPT_COST`, for every hasher of the process). An
+ * app that never imported bcrypt pays nothing.
+ *
  * Every hash is a PHC-style string that names its algorithm and parameters
  * (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`, `$pbkdf2-sha256$i=600000$<salt>$<hash>`,
  * base64 without padding), so a hash made on one runtime verifies on another that has the
@@ -26,6 +40,7 @@
  * Node-only code is never imported: `hash-wasm` and `bcryptjs` are plain JavaScript, loaded with
  * `import()` only when a hash of their kind is made or checked.
  */
+import { InvalidParameter } from "../../errors.js"
 import { constantTimeEqual } from "../crypto/constant-time.js"
 import { randomBytes } from "../crypto/random.js"
 
@@ -48,10 +63,27 @@ export interface PasswordHasherOptions {
   argon2?: { memorySize?: number; iterations?: number; parallelism?: number }
   /** PBKDF2-HMAC-SHA-256 iterations (default 600,000, OWASP). */
   pbkdf2Iterations?: number
+  /**
+   * The highest cost among bcrypt hashes moved into the adapter from elsewhere (`$2b$12$…` is
+   * 12), 4 to 31. Every check then also does bcrypt work of this cost, from the first request,
+   * so an account still on its imported hash answers as slowly as any other. Without it the
+   * cost is learned from the first bcrypt hash this process checks (up to 12): until then such
+   * an account is slower to refuse than others. Remove it once no bcrypt hash is left.
+   */
+  importedBcryptCost?: number
 }
 
 export const OWASP_ARGON2ID = Object.freeze({ memorySize: 19456, iterations: 2, parallelism: 1 })
 export const OWASP_PBKDF2_SHA256_ITERATIONS = 600_000
+
+/**
+ * The highest bcrypt cost learned from the hashes checked: one damaged row (cost 31) must not
+ * slow every sign-in of the process to a crawl. Higher imported costs are declared instead.
+ */
+export const MAX_LEARNED_BCRYPT_COST = 12
+
+/** The highest bcrypt cost (at most the cap above) of any hash this process has checked. */
+let learnedBcryptCost = 0
 
 const SALT_BYTES = 16
 const HASH_BYTES = 32
@@ -60,29 +92,48 @@ const HASH_BYTES = 32
 export function createPasswordHasher(options: PasswordHasherOptions = {}): PasswordHasher {
   const argon2 = { ...OWASP_ARGON2ID, ...options.argon2 }
   const iterations = options.pbkdf2Iterations ?? OWASP_PBKDF2_SHA256_ITERATIONS
+  const importedBcryptCost = checkedBcryptCost(options.importedBcryptCost)
   let chosen: Promise<PasswordAlgorithm> | undefined
   const algorithm = () => {
     if (options.algorithm && options.algorithm !== "auto") return Promise.resolve(options.algorithm)
     chosen ??= canCompileWasm().then((yes) => (yes ? "argon2id" : "pbkdf2-sha256"))
     return chosen
   }
+  const hash = async (password: string) =>
+    (await algorithm()) === "argon2id"
+      ? argon2Hash(password, argon2)
+      : pbkdf2Hash(password, iterations)
+
+  /** The work a check of `stored` lacks to cost what every check costs (see the module comment). */
+  const equalise = async (stored: string, password: string) => {
+    const legacy = Math.max(importedBcryptCost, learnedBcryptCost)
+    if (legacy === 0) return
+    const own = bcryptCost(stored)
+    if (own === null) return bcryptWork(password, legacy)
+    await hash(password)
+    // Rounds double per cost: 2^own + 2^own + 2^(own+1) + … + 2^(legacy-1) = 2^legacy.
+    for (let cost = own; cost < legacy; cost++) await bcryptWork(password, cost)
+  }
 
   return {
-    async hash(password) {
-      return (await algorithm()) === "argon2id"
-        ? argon2Hash(password, argon2)
-        : pbkdf2Hash(password, iterations)
-    },
-    async verify(hash, password) {
+    hash,
+    async verify(stored, password) {
+      const own = bcryptCost(stored)
+      if (own !== null && own <= MAX_LEARNED_BCRYPT_COST && own > learnedBcryptCost) {
+        learnedBcryptCost = own
+      }
+      let matches = false
       try {
-        if (hash.startsWith("$argon2id$")) return await argon2Verify(hash, password)
-        if (hash.startsWith("$pbkdf2-sha256$")) return await pbkdf2Verify(hash, password)
-        if (/^\$2[aby]\$\d\d\$/.test(hash)) return await bcryptVerify(hash, password)
+        if (stored.startsWith("$argon2id$")) matches = await argon2Verify(stored, password)
+        else if (stored.startsWith("$pbkdf2-sha256$"))
+          matches = await pbkdf2Verify(stored, password)
+        else if (own !== null) matches = await bcryptVerify(stored, password)
       } catch {
         // A damaged hash, or argon2id on a runtime without WebAssembly: no match.
-        return false
       }
-      return false
+      // The padding's own failure (it checks nothing) must not turn an answer into a throw.
+      await equalise(stored, password).catch(() => {})
+      return matches
     },
     async needsRehash(hash) {
       const target = await algorithm()
@@ -195,10 +246,36 @@ async function pbkdf2Verify(hash: string, password: string): Promise<boolean> {
   return constantTimeEqual(derived, parsed.derived)
 }
 
+/** The cost of a bcrypt hash (`$2b$12$…` → 12), or `null` when it is not one. */
+export function bcryptCost(hash: string): number | null {
+  const match = /^\$2[aby]\$(\d\d)\$/.exec(hash)
+  return match ? Number(match[1]) : null
+}
+
+function checkedBcryptCost(cost: number | undefined): number {
+  if (cost === undefined) return 0
+  if (!Number.isInteger(cost) || cost < 4 || cost > 31) {
+    throw new InvalidParameter(
+      "hasher.importedBcryptCost",
+      "must be the highest cost of the imported bcrypt hashes, a whole number from 4 to 31 (the number after $2b$)",
+    )
+  }
+  return cost
+}
+
 async function bcryptVerify(hash: string, password: string): Promise<boolean> {
   const bcrypt = await import("bcryptjs")
   const compare = (bcrypt.default ?? bcrypt).compare
   return compare(password, hash)
+}
+
+/** One bcrypt run of `cost`, its result thrown away: the time a check of such a hash takes. */
+async function bcryptWork(password: string, cost: number): Promise<void> {
+  const bcrypt = await import("bcryptjs")
+  const { hash, encodeBase64 } = bcrypt.default ?? bcrypt
+  // A salt of our own bytes: bcryptjs would draw its own through node's crypto where it can.
+  const salt = `$2b$${String(cost).padStart(2, "0")}$${encodeBase64(randomBytes(16), 16)}`
+  await hash(password, salt)
 }
 
 /** Standard base64 without padding (the PHC string format). */

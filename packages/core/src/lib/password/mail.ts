@@ -12,7 +12,7 @@
 import { EmailSignInError, InvalidParameter } from "../../errors.js"
 import type { RequestContext } from "../context.js"
 import { sha256Base64Url } from "../crypto/digest.js"
-import { defaultClientIp } from "../rate-limit/client-ip.js"
+import { requestClientIp } from "../rate-limit/client-ip.js"
 import { countAttempt, enforceChecks } from "../rate-limit/count-attempt.js"
 import type { RateLimitRule } from "../rate-limit/store.js"
 import type { PasswordConfig, PasswordMailPurpose } from "./config.js"
@@ -24,11 +24,13 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000
 export const DEFAULT_MAILS_PER_ADDRESS: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES }
 export const DEFAULT_MAIL_REQUESTS_PER_IP: RateLimitRule = { limit: 20, windowMs: FIFTEEN_MINUTES }
 
-/** The client IP: the provider's `getClientIp`, else the default reading of proxy headers. */
+/**
+ * The client's per-IP key: the provider's `getClientIp` (else the default reading of proxy
+ * headers), parsed and grouped by `ipv6Prefix` as every per-IP limit is.
+ */
 export function clientIp(ctx: RequestContext, provider: PasswordConfig): string | undefined {
   const limits = provider.rateLimit
-  const read = (limits === false ? undefined : limits?.getClientIp) ?? defaultClientIp
-  return read(ctx.request)
+  return requestClientIp(ctx.request, limits === false ? undefined : limits, ctx.logger)
 }
 
 /** Counts a mail-sending request (sign-up, resend, forgot) per client IP; `RateLimited` over it. */

@@ -4,11 +4,14 @@
  *
  * A wrong password, an unknown address, a user without a password and an unproven account with
  * a wrong password all end in the same `CredentialsSignin` after exactly one hash verification
- * (unknown addresses are checked against a dummy hash made by the same hasher), so neither the
- * answer nor its timing tells whether an address has an account. Only the right password of an
+ * (unknown addresses are checked against a dummy hash made by the same hasher, and the default
+ * hasher does the same work whatever kind of hash it checks, imported bcrypt included:
+ * `hash.ts`), so neither the answer nor its timing tells whether an address has an account. Only the right password of an
  * unproven account gets `EmailUnverified` (code `email-unverified`): its holder already knows
  * the account exists. A hash made with older parameters, another algorithm or bcrypt (imported
- * from an Auth.js credentials setup) is replaced by a current one after a successful check.
+ * from an Auth.js credentials setup) is replaced by a current one after a successful check, and
+ * so is a hash of the password's NFC form, made before passwords were normalised to NFKC
+ * (`verify.ts`).
  */
 import type { AdapterUser } from "../../adapters.js"
 import { CredentialsSignin, EmailSignInError, EmailUnverified } from "../../errors.js"
@@ -17,7 +20,7 @@ import type { RequestContext } from "../context.js"
 import { normalizeIdentifier } from "../email/normalize-identifier.js"
 import type { PasswordConfig } from "./config.js"
 import type { PasswordHasher } from "./hash.js"
-import { normalisePassword } from "./policy.js"
+import { typedPassword, verifyPassword } from "./verify.js"
 
 const dummies = new WeakMap<PasswordHasher, Promise<string>>()
 
@@ -55,14 +58,14 @@ export async function authorizePassword(
   const settings = provider.passwordAccount
   const adapter = ctx.config.adapter!
   // Over the size bound: refused before any lookup or hash (no account can have it).
-  const password = normalisePassword(credentials.password, settings.policy.maxBytes)
-  if (password === null || password === "") throw refused("malformed-password", provider.id)
+  const typed = typedPassword(credentials.password, settings.policy.maxBytes)
+  if (typed === null || typed.password === "") throw refused("malformed-password", provider.id)
   const email = passwordIdentifier(credentials.email)
 
   const user = email === null ? null : await adapter.getUserByEmail!(email)
   const stored = user ? await adapter.getPasswordHash!(user.id) : null
   const hash = stored ?? (await dummyHash(settings.hasher))
-  const matches = await settings.hasher.verify(hash, password)
+  const matches = await verifyPassword(settings.hasher, hash, typed)
   if (!user || stored === null || !matches) {
     throw refused(
       !user ? "unknown" : stored === null ? "no-password" : "wrong-password",
@@ -74,8 +77,9 @@ export async function authorizePassword(
       details: { provider: provider.id, reason: "email-unverified" },
     })
   }
-  if (await settings.hasher.needsRehash(stored)) {
-    await adapter.setPasswordHash!(user.id, await settings.hasher.hash(password))
+  // A hash of the pre-NFKC form, or one made with other parameters: replaced by a current one.
+  if (matches === "legacy" || (await settings.hasher.needsRehash(stored))) {
+    await adapter.setPasswordHash!(user.id, await settings.hasher.hash(typed.password))
     ctx.logger.debug("password hash upgraded", { provider: provider.id })
   }
   return user

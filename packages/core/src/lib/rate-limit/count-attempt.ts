@@ -57,6 +57,8 @@ export interface LimitCheck {
   readonly rule: RateLimitRule | false
   /** The key is chosen by the sender (an IP, a typed address): the store may evict it first. */
   readonly strangerKeyed?: boolean
+  /** With `strangerKeyed`: the counter guards an account (see `HitOptions.guardsAccount`). */
+  readonly guardsAccount?: boolean
 }
 
 /**
@@ -69,9 +71,10 @@ export async function enforceChecks(
   checks: readonly LimitCheck[],
   options: { failOpen: boolean | undefined; provider: string; message: string },
 ): Promise<void> {
-  for (const { scope, key, rule, strangerKeyed } of checks) {
+  for (const { scope, key, rule, strangerKeyed, guardsAccount } of checks) {
     if (!key) continue
-    const verdict = await countAttempt(store, key, rule, options.failOpen, { strangerKeyed })
+    const hitOptions = { strangerKeyed, guardsAccount }
+    const verdict = await countAttempt(store, key, rule, options.failOpen, hitOptions)
     if (verdict.allowed && verdict.unavailable) logger.error(verdict.unavailable)
     if (!verdict.allowed) {
       throw new RateLimited(options.message, {

@@ -19,7 +19,7 @@ import type { CredentialsConfig } from "../../providers/index.js"
 import type { RequestContext } from "../context.js"
 import { sha256Base64Url } from "../crypto/digest.js"
 import { foldIdentifier } from "../email/normalize-identifier.js"
-import { defaultClientIp } from "./client-ip.js"
+import { requestClientIp } from "./client-ip.js"
 import { enforceChecks } from "./count-attempt.js"
 import type { RateLimitRule, Store } from "./store.js"
 
@@ -99,7 +99,7 @@ export async function enforceCredentialsLimits(
   const options = provider.rateLimit
   if (options === false) return async () => {}
   const store = options?.store ?? ctx.config.store
-  const ip = (options?.getClientIp ?? defaultClientIp)(ctx.request)
+  const ip = requestClientIp(ctx.request, options, ctx.logger)
   const accountKeys = await Promise.all(
     accountNames(provider, credentials).map(
       async (name) => `credentials:account:${await sha256Base64Url(name)}`,
@@ -120,7 +120,10 @@ export async function enforceCredentialsLimits(
         scope: "account",
         key,
         rule: perAccount,
+        // Any name may be typed, but forgetting this counter hands the account fresh guesses:
+        // a store short of room keeps it apart from the IP and mail counters (issue 42).
         strangerKeyed: true,
+        guardsAccount: true,
       })),
     ],
     { failOpen: options?.failOpen, provider: provider.id, message: "Too many sign-in attempts" },

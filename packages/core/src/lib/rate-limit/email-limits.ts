@@ -14,6 +14,7 @@
 
 import type { StoreError } from "../../errors.js"
 import type { EmailRateLimitOptions } from "../email/config.js"
+import { clientIpKey } from "./client-ip.js"
 import { countAttempt } from "./count-attempt.js"
 import { defaultStore } from "./memory-store.js"
 import type { RateLimitRule, RateLimitStore } from "./store.js"
@@ -63,14 +64,19 @@ async function hitLimit(
   return verdict.allowed ? verdict : { ...verdict, scope }
 }
 
-/** Counts one attempt from `ip` (unknown IP: not limited). */
+/**
+ * Counts one attempt from `ip` (as `getClientIp` or the default reading gave it: parsed and
+ * grouped here, see `clientIpKey`). No IP, or none that parses: not limited.
+ */
 export async function hitIpLimit(
   options: EmailRateLimitOptions | false | undefined,
   ip: string | undefined,
   configStore: RateLimitStore = defaultStore(),
 ): Promise<EmailRateLimitVerdict> {
-  if (options === false || ip === undefined || ip === "") return { allowed: true }
-  return hitLimit(options, configStore, "ip", ip, options?.perIp ?? DEFAULT_PER_IP)
+  if (options === false) return { allowed: true }
+  const key = clientIpKey(ip, options?.ipv6Prefix)
+  if (key === undefined) return { allowed: true }
+  return hitLimit(options, configStore, "ip", key, options?.perIp ?? DEFAULT_PER_IP)
 }
 
 /**

@@ -7,10 +7,17 @@
  * the start of the next, so the worst case is 2 × `limit` in any span of `windowMs`. For
  * anti-automation limits (5 mails per address per 15 minutes) that bound is good enough.
  *
- * Memory is bounded, in two parts, because not every key may be forgotten:
+ * Memory is bounded, in three parts, because not every key may be forgotten:
  * - **Stranger-keyed counters** (`hit` with `strangerKeyed`: a typed address, a client IP) live
  *   in a part of at most `maxKeys` keys that evicts its oldest key to make room. Anyone can
  *   mint such keys, so a flood can reset other stranger-keyed counters, and nothing else.
+ * - **Counters that guard an account** (`hit` with `guardsAccount`: sign-in attempts per account
+ *   name) live in a part of their own, at most `maxAccountKeys` keys, that no other traffic
+ *   touches. Anyone can mint these too (any name may be typed), so the part still evicts, but
+ *   the counter with the fewest attempts first (oldest among equals): a counter holding `n`
+ *   failed guesses goes only once every other counter in the part holds at least `n`, which
+ *   takes `n × maxAccountKeys` attempts inside its window (issue 42: 10,050 "forgot" requests
+ *   used to hand a locked account 10 fresh guesses).
  * - **Security state** (single-use markers, values, maps, per-user counters) lives in a part of
  *   at most `maxProtectedKeys` keys that never evicts a live key: forgetting that a code or a
  *   link was used would make it work again. When it is full after dropping expired keys, a new
@@ -40,11 +47,18 @@ interface Entry {
   value: string | null
   /** The fields of a map (`mapSet`); absent for plain values and counters. */
   fields?: Map<string, MapField>
+  /** An account counter's eviction rank: its count, capped at one past its limit. */
+  rank?: number
 }
 
 export interface MemoryStoreOptions {
   /** Most stranger-keyed counters kept at once (the oldest is evicted). Default 10 000. */
   maxKeys?: number
+  /**
+   * Most counters that guard an account kept at once (the one with the fewest attempts is
+   * evicted). Default 100 000.
+   */
+  maxAccountKeys?: number
   /** Most keys of security state kept at once (never evicted; `StoreFull` past it). Default 100 000. */
   maxProtectedKeys?: number
   /** Largest value `set` accepts, in UTF-8 bytes. Default 64 KiB. */
@@ -64,9 +78,14 @@ type Part = Map<string, Entry>
 export class MemoryStore implements Store {
   /** Counters whose keys anyone can choose: evicted oldest first when full. */
   readonly #open: Part = new Map()
+  /** Counters that guard an account: evicted fewest attempts first, by nothing else. */
+  readonly #accounts: Part = new Map()
+  /** The keys of `#accounts` by rank, each set oldest first (the next to evict at its front). */
+  readonly #ranks = new Map<number, Set<string>>()
   /** Security state: never evicted while live. */
   readonly #protected: Part = new Map()
   readonly #maxKeys: number
+  readonly #maxAccountKeys: number
   readonly #maxProtectedKeys: number
   readonly #maxValueBytes: number
   readonly #sweepIntervalMs: number
@@ -77,23 +96,29 @@ export class MemoryStore implements Store {
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#maxKeys = Math.max(1, options.maxKeys ?? 10_000)
+    this.#maxAccountKeys = Math.max(1, options.maxAccountKeys ?? 100_000)
     this.#maxProtectedKeys = Math.max(1, options.maxProtectedKeys ?? 100_000)
     this.#maxValueBytes = options.maxValueBytes ?? 64 * 1024
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 60_000
     this.#now = options.now ?? Date.now
   }
 
-  /** Number of keys held (live or not yet swept), in both parts. */
+  /** Number of keys held (live or not yet swept), in all three parts. */
   get size(): number {
-    return this.#open.size + this.#protected.size
+    return this.#open.size + this.#accounts.size + this.#protected.size
   }
 
   hit(key: string, windowMs: number, limit: number, options?: HitOptions): RateLimitResult {
     assertTtl(windowMs, "windowMs")
     const now = this.#now()
-    const part = options?.strangerKeyed ? this.#open : this.#protected
+    const part = options?.guardsAccount
+      ? this.#accounts
+      : options?.strangerKeyed
+        ? this.#open
+        : this.#protected
     const entry = this.#live(part, key, now) ?? this.#insert(part, key, now + windowMs, null, now)
     entry.count++
+    if (part === this.#accounts) this.#rerank(key, entry, Math.min(entry.count, limit + 1))
     if (entry.count <= limit) return { allowed: true, retryAfterSeconds: 0 }
     return {
       allowed: false,
@@ -137,6 +162,7 @@ export class MemoryStore implements Store {
   delete(key: string): void {
     this.#protected.delete(key)
     this.#open.delete(key)
+    this.#dropAccount(key)
   }
 
   mapSet(key: string, field: string, value: string, ttlMs: number, bound?: MapBound): void {
@@ -185,13 +211,15 @@ export class MemoryStore implements Store {
     const entry = part.get(key)
     if (entry === undefined) return undefined
     if (entry.expiresAt > now) return entry
-    part.delete(key)
+    if (part === this.#accounts) this.#dropAccount(key)
+    else part.delete(key)
     return undefined
   }
 
   // Inserted last, so Map order stays "oldest first" for eviction.
   #insert(part: Part, key: string, expiresAt: number, value: string | null, now: number): Entry {
     if (part === this.#open) this.#evictOpen()
+    else if (part === this.#accounts) this.#evictAccount()
     else {
       this.#ensureProtectedRoom(now)
       this.#nextProtectedExpiry = Math.min(this.#nextProtectedExpiry, expiresAt)
@@ -209,6 +237,42 @@ export class MemoryStore implements Store {
     }
   }
 
+  /** Room for one more account counter: the one with the lowest rank goes, oldest among equals. */
+  #evictAccount(): void {
+    while (this.#accounts.size >= this.#maxAccountKeys) {
+      const lowest = Math.min(...this.#ranks.keys())
+      const oldest = this.#ranks.get(lowest)?.values().next()
+      if (oldest === undefined || oldest.done) return
+      this.#dropAccount(oldest.value)
+    }
+  }
+
+  /** Files an account counter under `rank`, last (newest) among its equals. */
+  #rerank(key: string, entry: Entry, rank: number): void {
+    if (entry.rank === rank) return
+    if (entry.rank !== undefined) this.#unrank(key, entry.rank)
+    entry.rank = rank
+    let keys = this.#ranks.get(rank)
+    if (!keys) {
+      keys = new Set()
+      this.#ranks.set(rank, keys)
+    }
+    keys.add(key)
+  }
+
+  #unrank(key: string, rank: number): void {
+    const keys = this.#ranks.get(rank)
+    keys?.delete(key)
+    if (keys?.size === 0) this.#ranks.delete(rank)
+  }
+
+  #dropAccount(key: string): void {
+    const entry = this.#accounts.get(key)
+    if (entry === undefined) return
+    this.#accounts.delete(key)
+    if (entry.rank !== undefined) this.#unrank(key, entry.rank)
+  }
+
   /** Room for one more protected key, or `StoreFull`: a live marker is never dropped. */
   #ensureProtectedRoom(now: number): void {
     if (this.#protected.size < this.#maxProtectedKeys) return
@@ -224,6 +288,7 @@ export class MemoryStore implements Store {
     if (!force && now < this.#nextSweep) return
     this.#nextSweep = now + this.#sweepIntervalMs
     for (const [key, entry] of this.#open) if (entry.expiresAt <= now) this.#open.delete(key)
+    for (const [key, entry] of this.#accounts) if (entry.expiresAt <= now) this.#dropAccount(key)
     let earliest = Number.POSITIVE_INFINITY
     for (const [key, entry] of this.#protected) {
       if (entry.expiresAt <= now) this.#protected.delete(key)

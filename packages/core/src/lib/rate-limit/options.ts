@@ -10,9 +10,18 @@ export interface SignInRateLimitOptions {
   store?: RateLimitStore
   /**
    * The client IP of a request, for `perIp`. Default: the rightmost `X-Forwarded-For` entry,
-   * else `X-Real-IP` (right behind one proxy; see `lib/rate-limit/client-ip.ts`).
+   * else `X-Real-IP` (right behind one proxy), else the connection's address (see
+   * `lib/rate-limit/client-ip.ts`). Whatever it returns is parsed: an IPv4 or IPv6 address
+   * (`[v6]:port` and `v4:port` too) is counted, anything else is not (and is logged once,
+   * code `client-ip-unreadable`).
    */
   getClientIp?: (request: Request) => string | undefined
+  /**
+   * IPv6 clients are counted per block of this many leading bits: default 64 (the smallest block
+   * one subscriber gets, RFC 6177), from 32 to 64. A smaller number groups more addresses
+   * (`48` for providers that hand each site a /48).
+   */
+  ipv6Prefix?: number
   /**
    * When the store cannot answer (a Redis outage): `false` (default) refuses the attempt as
    * if the limit were reached (`RateLimited`, logged as `StoreError`); `true` lets it through.

@@ -9,7 +9,7 @@
  */
 import type { RequestContext } from "../context.js"
 import { sha256Base64Url } from "../crypto/digest.js"
-import { defaultClientIp } from "./client-ip.js"
+import { requestClientIp } from "./client-ip.js"
 import { enforceChecks } from "./count-attempt.js"
 import { mailboxOf } from "./email-limits.js"
 import type { PasskeyOptionsRateLimitOptions } from "./options.js"
@@ -41,7 +41,7 @@ export async function enforcePasskeyOptionsLimits(
 ): Promise<void> {
   if (options === false) return
   const store = options?.store ?? ctx.config.store
-  const ip = (options?.getClientIp ?? defaultClientIp)(ctx.request)
+  const ip = requestClientIp(ctx.request, options, ctx.logger)
   const address = email === undefined ? undefined : await sha256Base64Url(mailboxOf(email))
   await enforceChecks(
     ctx.logger,

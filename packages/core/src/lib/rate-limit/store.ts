@@ -10,7 +10,8 @@
  * Security state (single-use markers, values, maps, counters hit without `strangerKeyed`) is
  * never evicted to make room: a store that is full fails the write with a `StoreError`
  * (`StoreFull` for the memory store) instead. Only stranger-keyed counters may be forgotten
- * early, so a flood of invented addresses can only ever reset other invented addresses.
+ * early, so a flood of invented addresses can only ever reset other invented addresses; those
+ * that guard an account (`guardsAccount`) are forgotten last, fewest attempts first.
  */
 import type { Awaitable } from "../types/awaitable.js"
 
@@ -30,6 +31,14 @@ export interface HitOptions {
    * per-user counter (second-factor attempts) is security state and is never evicted.
    */
   strangerKeyed?: boolean
+  /**
+   * With `strangerKeyed`: the counter guards an account (sign-in attempts on the account name
+   * typed). Anyone can mint such keys, yet forgetting a live one hands that account fresh
+   * guesses. A store short of room keeps these apart from every other counter, so no other
+   * traffic can push one out, and forgets the one with the fewest attempts first (oldest among
+   * equals): a counter is forgotten only once every other has at least as many attempts.
+   */
+  guardsAccount?: boolean
 }
 
 export interface RateLimitStore {
