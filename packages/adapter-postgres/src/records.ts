@@ -9,6 +9,9 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "@latchkey/core/adapters"
+
+export { toAccount } from "@latchkey/core/adapters/sql"
+
 import type { Row } from "./client.js"
 
 const maxSerial = 2_147_483_647
@@ -44,30 +47,6 @@ export function toUser(row: Row): AdapterUser {
 
 export const accountColumns = `"userId", type, provider, "providerAccountId", refresh_token,
   access_token, expires_at, id_token, scope, session_state, token_type`
-
-const optionalAccountColumns = [
-  "refresh_token",
-  "access_token",
-  "id_token",
-  "scope",
-  "session_state",
-  "token_type",
-] as const
-
-/** An account with the columns that are `NULL` left out, as the core's `Account` type has it. */
-export function toAccount(row: Row): AdapterAccount {
-  const account: AdapterAccount = {
-    userId: String(row.userId),
-    type: row.type as AdapterAccount["type"],
-    provider: String(row.provider),
-    providerAccountId: String(row.providerAccountId),
-  }
-  for (const column of optionalAccountColumns) {
-    if (row[column] != null) account[column] = String(row[column])
-  }
-  if (row.expires_at != null) account.expires_at = Number(row.expires_at)
-  return account
-}
 
 /** Parameters for inserting `account`, in the order of {@link accountColumns}. */
 export function accountParams(account: AdapterAccount, userId: number): unknown[] {
