@@ -7,5 +7,5 @@
  * @module @latchkey/core/adapters/sql
  */
 export { type AdapterLabel, adapterRefusal, safeErrorCode, toAdapterError } from "./failure.js"
-export { othersKept, toAccount } from "./records.js"
+export { othersKept, preparedStatementName, toAccount } from "./records.js"
 export { storedSessionToken } from "./session-token.js"
