@@ -19,7 +19,7 @@ import { drizzle as mysql2 } from "drizzle-orm/mysql2"
 import { drizzle as nodePostgres } from "drizzle-orm/node-postgres"
 import { drizzle as pglite } from "drizzle-orm/pglite"
 import { Miniflare } from "miniflare"
-import { createPool } from "mysql2/promise"
+import { createConnection, createPool } from "mysql2/promise"
 import pg from "pg"
 import * as mysqlSchema from "../src/schema/mysql.js"
 import * as pgSchema from "../src/schema/pg.js"
@@ -229,11 +229,11 @@ export const mysqlEngine: Engine = {
   async create(options) {
     if (!mysqlUrl) throw new Error("MYSQL_URL is not set")
     const database = randomName("latchkey_drizzle")
-    const admin = createPool({ uri: mysqlUrl, connectionLimit: 1 })
-    await admin.query(`CREATE DATABASE ${database}`)
+    await onServer(`CREATE DATABASE ${database}`)
     const url = new URL(mysqlUrl)
     url.pathname = `/${database}`
-    const pool = createPool({ uri: url.href, connectionLimit: 10 })
+    // Idle connections close soon: the core's suites make hundreds of databases per run.
+    const pool = createPool({ uri: url.href, connectionLimit: 10, maxIdle: 1, idleTimeout: 1000 })
     const db = mysql2(pool, { schema: mysqlSchema, mode: "default" })
     const query = async (q: SQL) => {
       const [rows] = (await (db as ExecuteDb).execute(q)) as [unknown]
@@ -246,13 +246,22 @@ export const mysqlEngine: Engine = {
         query,
         async close() {
           await pool.end()
-          await admin.query(`DROP DATABASE IF EXISTS ${database}`)
-          await admin.end()
+          await onServer(`DROP DATABASE IF EXISTS ${database}`)
         },
       },
       options?.tables,
     )
   },
+}
+
+/** One statement on the MySQL server, on a connection of its own. */
+async function onServer(statement: string): Promise<void> {
+  const connection = await createConnection({ uri: mysqlUrl })
+  try {
+    await connection.query(statement)
+  } finally {
+    await connection.end()
+  }
 }
 
 /** The engines to run: the embedded ones always, the servers when their URL is set. */

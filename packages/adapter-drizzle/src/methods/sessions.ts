@@ -6,6 +6,7 @@
 import type { AdapterSession, SessionRecordBound } from "@latchkey/core/adapters"
 import { othersKept, preparedStatementName } from "@latchkey/core/adapters/sql"
 import { and, asc, desc, eq, gt, gte, isNull, lt, or, sql } from "drizzle-orm"
+import { timeOrderedId } from "../public-id.js"
 import type { Fields, Row } from "../query.js"
 import {
   hasAccountColumns,
@@ -138,7 +139,8 @@ export const sessions: MethodGroup = {
 
     function accountFieldsOf(session: AdapterSession): Row {
       return {
-        publicId: session.id ?? crypto.randomUUID(),
+        // The adapter's own id, not the one the core proposes: time-ordered, see public-id.ts.
+        publicId: timeOrderedId(),
         createdAt: session.createdAt ?? new Date(),
         lastSeenAt: session.lastSeenAt ?? null,
         userAgent: session.userAgent ?? null,
@@ -185,7 +187,7 @@ async function givePublicIds({ dialect, t }: MethodContext, userId: string): Pro
   for (const { token } of unnamed) {
     await dialect.db
       .update(s)
-      .set({ publicId: crypto.randomUUID() })
+      .set({ publicId: timeOrderedId() })
       .where(and(eq(s.sessionToken, String(token)), isNull(publicId)))
   }
 }

@@ -14,8 +14,11 @@ export const users: MethodGroup = {
 
     return {
       createUser: guarded("createUser", async (user: AdapterUser) => {
-        // The id is the adapter's (a UUID): the core's proposal is not trusted to be free.
-        const stored = toUser({ ...user, id: crypto.randomUUID() })
+        // The core proposes a random UUID, and an app creating its users itself may bring its
+        // own ids (kept, as the memory adapter keeps them); without one, a UUID. An id in use
+        // is refused by the primary key, never merged.
+        const id = typeof user.id === "string" && user.id !== "" ? user.id : crypto.randomUUID()
+        const stored = toUser({ ...user, id })
         await db.insert(t.users).values({
           ...stored,
           ...(t.users.createdAt ? { createdAt: new Date() } : {}),

@@ -1,0 +1,17 @@
+/// <reference path="../../core/test/oauth/harness/oidc-provider.d.ts" />
+/**
+ * The core's flow suites a database adapter must pass, imported by the `core-flows-*` test
+ * files, which replace the memory adapter with the Drizzle adapter on one engine.
+ */
+import "../../core/test/password/sign-up-sign-in.test.js"
+import "../../core/test/password/account.test.js"
+import "../../core/test/password/attacks.test.js"
+import "../../core/test/two-factor/sign-in.test.js"
+import "../../core/test/two-factor/first-factors.test.js"
+import "../../core/test/two-factor/passkey.test.js"
+import "../../core/test/account/account-api.test.js"
+import "../../core/test/account/stolen-session.test.js"
+import "../../core/test/account/db-session-list.test.js"
+import "../../core/test/ownership/claim.test.js"
+import "../../core/test/ownership/admin.test.js"
+import "../../core/test/email/flow.test.js"
