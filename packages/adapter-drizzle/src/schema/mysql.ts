@@ -26,7 +26,9 @@ import {
   boolean,
   customType,
   datetime,
+  foreignKey,
   index,
+  type MySqlColumn,
   mysqlTable,
   primaryKey,
 } from "drizzle-orm/mysql-core"
@@ -39,6 +41,19 @@ const bigNumber = (name: string) => bigint(name, { mode: "number" })
 const key = customType<{ data: string }>({
   dataType: () => "varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
 })
+
+/**
+ * The user a row belongs to, deleted with it. Named `<table>_userId_fk`, not as drizzle-kit
+ * names a `references()` (Auth.js's tables): moving from Auth.js's tables, drizzle-kit then drops
+ * Auth.js's key before it changes the columns' collation (which MySQL refuses while a foreign key
+ * holds them) and adds this one after.
+ */
+const ownedBy = (table: string, userId: MySqlColumn) =>
+  foreignKey({
+    name: `${table}_userId_fk`,
+    columns: [userId],
+    foreignColumns: [users.id],
+  }).onDelete("cascade")
 
 /** Free text (names, tokens), up to 64 KiB, every character kept. */
 const text = customType<{ data: string }>({
@@ -60,9 +75,7 @@ export const users = mysqlTable("user", {
 export const accounts = mysqlTable(
   "account",
   {
-    userId: key("userId")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: key("userId").notNull(),
     type: key("type").$type<AdapterAccountType>().notNull(),
     provider: key("provider").notNull(),
     providerAccountId: key("providerAccountId").notNull(),
@@ -77,6 +90,7 @@ export const accounts = mysqlTable(
   (t) => [
     primaryKey({ columns: [t.provider, t.providerAccountId] }),
     index("account_userId_idx").on(t.userId),
+    ownedBy("account", t.userId),
   ],
 )
 
@@ -84,9 +98,7 @@ export const sessions = mysqlTable(
   "session",
   {
     sessionToken: key("sessionToken").primaryKey(),
-    userId: key("userId")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: key("userId").notNull(),
     expires: time("expires").notNull(),
     // Latchkey (the account API): a public id that is never the token, and the sign-in facts.
     publicId: key("publicId").unique(),
@@ -97,7 +109,7 @@ export const sessions = mysqlTable(
     /** RFC 8176 values, a JSON array. */
     amr: text("amr"),
   },
-  (t) => [index("session_userId_idx").on(t.userId)],
+  (t) => [index("session_userId_idx").on(t.userId), ownedBy("session", t.userId)],
 )
 
 export const verificationTokens = mysqlTable(
@@ -114,9 +126,7 @@ export const authenticators = mysqlTable(
   "authenticator",
   {
     credentialID: key("credentialID").notNull().unique(),
-    userId: key("userId")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: key("userId").notNull(),
     providerAccountId: key("providerAccountId").notNull(),
     credentialPublicKey: text("credentialPublicKey").notNull(),
     counter: bigNumber("counter").notNull(),
@@ -128,7 +138,7 @@ export const authenticators = mysqlTable(
     createdAt: time("createdAt"),
     lastUsedAt: time("lastUsedAt"),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.credentialID] })],
+  (t) => [primaryKey({ columns: [t.userId, t.credentialID] }), ownedBy("authenticator", t.userId)],
 )
 
 /** Ended session ids (`sid`), kept until the session could have expired. */
@@ -163,32 +173,37 @@ export const sessionRecords = mysqlTable(
 )
 
 /** A user's TOTP enrollment: the secret as the core sealed it, `enabledAt` once confirmed. */
-export const twoFactors = mysqlTable("twoFactor", {
-  userId: key("userId")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  secret: text("secret").notNull(),
-  enabledAt: time("enabledAt"),
-  createdAt: time("createdAt").notNull(),
-})
+export const twoFactors = mysqlTable(
+  "twoFactor",
+  {
+    userId: key("userId").primaryKey(),
+    secret: text("secret").notNull(),
+    enabledAt: time("enabledAt"),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [ownedBy("twoFactor", t.userId)],
+)
 
 /** Hashes of a user's unused recovery codes; using a code deletes its row. */
 export const twoFactorRecoveryCodes = mysqlTable(
   "twoFactorRecoveryCode",
   {
-    userId: key("userId")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: key("userId").notNull(),
     codeHash: key("codeHash").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.codeHash] }),
+    ownedBy("twoFactorRecoveryCode", t.userId),
+  ],
 )
 
 /** The `Password` provider's hash of a user's password (PHC string made by the core). */
-export const passwordHashes = mysqlTable("passwordHash", {
-  userId: key("userId")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  hash: text("hash").notNull(),
-  updatedAt: time("updatedAt").notNull(),
-})
+export const passwordHashes = mysqlTable(
+  "passwordHash",
+  {
+    userId: key("userId").primaryKey(),
+    hash: text("hash").notNull(),
+    updatedAt: time("updatedAt").notNull(),
+  },
+  (t) => [ownedBy("passwordHash", t.userId)],
+)
