@@ -15,8 +15,8 @@ import "../../core/test/ownership/claim.test.js"
 import "../../core/test/ownership/admin.test.js"
 import "../../core/test/email/flow.test.js"
 
-import { databaseSessionListScenarios } from "../../core/test/account/db-session-list-scenarios.js"
 import { MemoryAdapter } from "../../core/src/adapters/memory.js"
+import { databaseSessionListScenarios } from "../../core/test/account/db-session-list-scenarios.js"
 
 // 2,000 sign-ins of one user (the core's own run makes 10,000 in memory): the bound holds from
 // the 51st on, and a server database keeps CI short.
