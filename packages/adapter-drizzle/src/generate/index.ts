@@ -59,9 +59,11 @@ export function detectFeatures(configSource: string): SchemaFeature[] {
 export function schemaFile(dialect: SchemaDialect, enabled: readonly SchemaFeature[]): string {
   const chosen = features.filter((feature) => enabled.includes(feature))
   const tables = [...baseTables, ...chosen.flatMap((feature) => featureTables[feature])]
-  const described = chosen.length > 0 ? chosen.map((f) => featureNames[f]).join(", ") : "none"
-  return `// Latchkey's tables (written by \`npx latchkey generate --drizzle ${dialect}\`; run it again when the
-// config gains a feature). Features: ${described}.
+  const described =
+    chosen.length > 0 ? chosen.map((f) => `//   - ${featureNames[f]}`) : ["//   (none)"]
+  return `// Latchkey's tables, written by \`npx latchkey generate --drizzle ${dialect}\` (run it again when
+// the config gains a feature). Features:
+${described.join("\n")}
 // drizzle-kit reads them from this file: list it in drizzle.config.ts's \`schema\` (or re-export
 // it from your schema), then \`npx drizzle-kit generate\` writes the migration. The adapter finds
 // them by name: DrizzleAdapter(db, { schema }) with this module in \`schema\`.
