@@ -3,18 +3,19 @@
  * JavaScript ones (dates, booleans, numbers) through the columns; what is left is the shape:
  * `null` for what the core types as nullable, strings for ids, the `amr` list from its JSON.
  */
-import type {
-  AdapterAuthenticator,
-  AdapterSession,
-  AdapterUser,
-  VerificationToken,
-} from "@latchkey/core/adapters"
+import type { AdapterSession } from "@latchkey/core/adapters"
+import { toNullableDate, toNullableString } from "@latchkey/core/adapters/sql"
+
+export {
+  accountColumns,
+  toAuthenticator,
+  toUser,
+  toVerificationToken,
+} from "@latchkey/core/adapters/sql"
+
 import type { Column } from "drizzle-orm"
 import type { Fields, Row } from "./query.js"
 import type { LatchkeyTables } from "./tables.js"
-
-const orNull = <T>(value: T | null | undefined): T | null => value ?? null
-const dateOrNull = (value: unknown) => (value instanceof Date ? value : null)
 
 /** `table`'s columns named `names` (those the table has), as fields to select. */
 export function pick<T extends object>(table: T, names: readonly string[]): Fields {
@@ -28,40 +29,7 @@ export function pick<T extends object>(table: T, names: readonly string[]): Fiel
 
 export const userColumns = ["id", "name", "email", "emailVerified", "image"] as const
 
-export function toUser(row: Row): AdapterUser {
-  return {
-    id: String(row.id),
-    name: orNull(row.name as string | null),
-    email: String(row.email),
-    emailVerified: dateOrNull(row.emailVerified),
-    image: orNull(row.image as string | null),
-  }
-}
-
-/** The Auth.js account columns (rows go through `toAccount` of `@latchkey/core/adapters/sql`). */
-export const accountColumns = [
-  "userId",
-  "type",
-  "provider",
-  "providerAccountId",
-  "refresh_token",
-  "access_token",
-  "expires_at",
-  "token_type",
-  "scope",
-  "id_token",
-  "session_state",
-] as const
-
 export const verificationTokenColumns = ["identifier", "token", "expires"] as const
-
-export function toVerificationToken(row: Row): VerificationToken {
-  return {
-    identifier: String(row.identifier),
-    token: String(row.token),
-    expires: row.expires as Date,
-  }
-}
 
 /** A session's Auth.js columns and, when the table has them, the account API's. */
 export const sessionColumns = [
@@ -91,9 +59,9 @@ export function toSession(sessionToken: string, row: Row): AdapterSession {
     ...session,
     ...(row.publicId != null ? { id: String(row.publicId) } : {}),
     ...(row.createdAt instanceof Date ? { createdAt: row.createdAt } : {}),
-    lastSeenAt: dateOrNull(row.lastSeenAt),
-    userAgent: orNull(row.userAgent as string | null),
-    authTime: dateOrNull(row.authTime),
+    lastSeenAt: toNullableDate(row.lastSeenAt),
+    userAgent: toNullableString(row.userAgent),
+    authTime: toNullableDate(row.authTime),
     amr: parseAmr(row.amr),
   }
 }
@@ -122,23 +90,3 @@ export const authenticatorColumns = [
   "createdAt",
   "lastUsedAt",
 ] as const
-
-export function toAuthenticator(row: Row): AdapterAuthenticator {
-  return {
-    ...("lastUsedAt" in row
-      ? {
-          name: orNull(row.name as string | null),
-          createdAt: dateOrNull(row.createdAt),
-          lastUsedAt: dateOrNull(row.lastUsedAt),
-        }
-      : {}),
-    credentialID: String(row.credentialID),
-    userId: String(row.userId),
-    providerAccountId: String(row.providerAccountId),
-    credentialPublicKey: String(row.credentialPublicKey),
-    counter: Number(row.counter),
-    credentialDeviceType: String(row.credentialDeviceType),
-    credentialBackedUp: Boolean(row.credentialBackedUp),
-    transports: orNull(row.transports as string | null),
-  }
-}

@@ -7,5 +7,16 @@
  * @module @latchkey/core/adapters/sql
  */
 export { type AdapterLabel, adapterRefusal, safeErrorCode, toAdapterError } from "./failure.js"
-export { othersKept, preparedStatementName, toAccount } from "./records.js"
+export {
+  accountColumns,
+  othersKept,
+  preparedStatementName,
+  toAccount,
+  toAuthenticator,
+  toDate,
+  toNullableDate,
+  toNullableString,
+  toUser,
+  toVerificationToken,
+} from "./records.js"
 export { storedSessionToken } from "./session-token.js"

@@ -1,8 +1,82 @@
 /**
- * What every SQL adapter does the same way: the Auth.js account columns of a row, the bound of
- * a session write, and the names of prepared statements.
+ * What every SQL adapter does the same way: rows of Auth.js's tables as the core's records, the
+ * bound of a session write, and the names of prepared statements.
  */
-import type { AdapterAccount, SessionRecordBound } from "../../adapters.js"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterUser,
+  SessionRecordBound,
+  VerificationToken,
+} from "../../adapters.js"
+
+type Row = Record<string, unknown>
+
+/** A date column's value: drivers give a `Date`, or a string (BIGINT and text dates). */
+export const toDate = (value: unknown): Date =>
+  value instanceof Date ? value : new Date(String(value))
+export const toNullableDate = (value: unknown) => (value == null ? null : toDate(value))
+export const toNullableString = (value: unknown) => (value == null ? null : String(value))
+
+/** A user row (Auth.js's columns) as the core's record: ids as strings, `null` for empty. */
+export function toUser(row: Row): AdapterUser {
+  return {
+    id: String(row.id),
+    name: toNullableString(row.name),
+    email: String(row.email),
+    emailVerified: toNullableDate(row.emailVerified),
+    image: toNullableString(row.image),
+  }
+}
+
+export function toVerificationToken(row: Row): VerificationToken {
+  return {
+    identifier: String(row.identifier),
+    expires: toDate(row.expires),
+    token: String(row.token),
+  }
+}
+
+/**
+ * An authenticator row; with the account API's columns (`name`, `createdAt`, `lastUsedAt`,
+ * present when the row has `lastUsedAt`) those too.
+ */
+export function toAuthenticator(row: Row): AdapterAuthenticator {
+  const extra: Partial<AdapterAuthenticator> =
+    "lastUsedAt" in row
+      ? {
+          name: toNullableString(row.name),
+          createdAt: toNullableDate(row.createdAt),
+          lastUsedAt: toNullableDate(row.lastUsedAt),
+        }
+      : {}
+  return {
+    ...extra,
+    credentialID: String(row.credentialID),
+    userId: String(row.userId),
+    providerAccountId: String(row.providerAccountId),
+    credentialPublicKey: String(row.credentialPublicKey),
+    counter: Number(row.counter),
+    credentialDeviceType: String(row.credentialDeviceType),
+    credentialBackedUp: Boolean(row.credentialBackedUp),
+    transports: toNullableString(row.transports),
+  }
+}
+
+/** Auth.js's account columns, every one a Latchkey SQL adapter stores. */
+export const accountColumns = [
+  "userId",
+  "type",
+  "provider",
+  "providerAccountId",
+  "refresh_token",
+  "access_token",
+  "expires_at",
+  "id_token",
+  "scope",
+  "session_state",
+  "token_type",
+] as const
 
 /** The Auth.js account columns a row may leave `NULL`. */
 const optionalAccountColumns = [
@@ -18,7 +92,7 @@ const optionalAccountColumns = [
  * An account row (the Auth.js columns) as the core's `Account` type has it: the columns that are
  * `NULL` left out, `expires_at` a number (BIGINT columns come back as strings from some drivers).
  */
-export function toAccount(row: Record<string, unknown>): AdapterAccount {
+export function toAccount(row: Row): AdapterAccount {
   const account: AdapterAccount = {
     userId: String(row.userId),
     type: row.type as AdapterAccount["type"],
