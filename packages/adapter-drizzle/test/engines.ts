@@ -108,6 +108,10 @@ function sqliteQuery(db: unknown) {
   }
 }
 
+/** PostgreSQL drivers answer `execute` with `{ rows }`. */
+const pgQuery = (db: unknown) => async (q: SQL) =>
+  ((await (db as ExecuteDb).execute(q)) as { rows: Record<string, unknown>[] }).rows
+
 const scratch = () => mkdtempSync(join(tmpdir(), "latchkey-drizzle-"))
 const randomName = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`
 
@@ -170,8 +174,7 @@ export const pgliteEngine: Engine = {
     const client = new PGlite()
     await client.waitReady
     const db = pglite(client, { schema: pgSchema })
-    const query = async (q: SQL) =>
-      ((await (db as ExecuteDb).execute(q)) as { rows: Record<string, unknown>[] }).rows
+    const query = pgQuery(db)
     return withTables(
       {
         db,
@@ -203,8 +206,7 @@ export const postgresEngine: Engine = {
     })
     pool.on("error", () => {})
     const db = nodePostgres(pool, { schema: pgSchema })
-    const query = async (q: SQL) =>
-      ((await (db as ExecuteDb).execute(q)) as { rows: Record<string, unknown>[] }).rows
+    const query = pgQuery(db)
     return withTables(
       {
         db,

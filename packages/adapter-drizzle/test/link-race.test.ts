@@ -121,18 +121,7 @@ for (const engine of engines) {
       databases.push(database)
       const adapter = DrizzleAdapter(database.db, { schema: schemas[engine.dialect] })
       for (const strategy of ["database", "jwt"] as const) {
-        const sent: SendVerificationRequestParams[] = []
-        const config: AuthConfig = {
-          secret: SECRET,
-          trustHost: true,
-          adapter,
-          store: new MemoryStore(),
-          session: { strategy },
-          logger: { error: () => {}, warn: () => {}, debug: () => {} },
-          providers: [
-            Nodemailer({ id: "email", sendVerificationRequest: (p) => void sent.push(p) }),
-          ],
-        }
+        const { config, sent } = configFor(adapter, strategy)
         const answers = await raceOneLink(config, sent)
         expect(signedIn(answers)).toBe(1)
         const refused = answers.filter((r) =>

@@ -4,7 +4,8 @@
  */
 import { sql } from "drizzle-orm"
 import type { QueryDb, Row } from "../query.js"
-import type { Counter, Dialect, Statements } from "./dialect.js"
+import type { Dialect, Statements } from "./dialect.js"
+import { returningWrites, upsertIncrement } from "./returning.js"
 
 interface PgDatabase extends QueryDb {
   transaction<T>(run: (tx: QueryDb) => Promise<T>): Promise<T>
@@ -16,13 +17,7 @@ export function postgresDialect(database: unknown): Dialect {
   return {
     name: "pg",
     db,
-    deleteReturning: async (table, where, fields) =>
-      await db.delete(table).where(where).returning(fields),
-    updateReturning: async (table, set, where, fields) =>
-      await db.update(table).set(set).where(where).returning(fields),
-    upsert: (on, table, values, target, set) =>
-      on.insert(table).values(values).onConflictDoUpdate({ target, set }),
-    inserted: (column) => sql`excluded.${sql.identifier(column.name)}`,
+    ...returningWrites(db),
     greatest: (a, b) => sql`greatest(${a}, ${b})`,
     atomic: (statements: Statements) =>
       inTransaction(async (tx) => {
@@ -39,16 +34,4 @@ export function postgresDialect(database: unknown): Dialect {
       return async (values: Row) => await prepared.execute!(values)
     },
   }
-}
-
-/** `INSERT … ON CONFLICT DO UPDATE SET counter = counter + 1 RETURNING counter` (also SQLite's). */
-export function upsertIncrement(db: QueryDb, counter: Counter) {
-  return db
-    .insert(counter.table)
-    .values({ ...counter.key, [counter.property]: 1 })
-    .onConflictDoUpdate({
-      target: counter.target,
-      set: { [counter.property]: sql`${counter.column} + 1` },
-    })
-    .returning({ value: counter.column })
 }

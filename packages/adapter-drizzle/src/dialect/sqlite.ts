@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm"
 import type { Query, QueryDb, Row } from "../query.js"
 import type { Dialect, Statements } from "./dialect.js"
-import { upsertIncrement } from "./postgres.js"
+import { returningWrites, upsertIncrement } from "./returning.js"
 
 interface SQLiteDatabase extends QueryDb {
   resultKind: "sync" | "async"
@@ -50,13 +50,7 @@ export function sqliteDialect(database: unknown): Dialect {
   return {
     name: "sqlite",
     db,
-    deleteReturning: async (table, where, fields) =>
-      await db.delete(table).where(where).returning(fields),
-    updateReturning: async (table, set, where, fields) =>
-      await db.update(table).set(set).where(where).returning(fields),
-    upsert: (on, table, values, target, set) =>
-      on.insert(table).values(values).onConflictDoUpdate({ target, set }),
-    inserted: (column) => sql`excluded.${sql.identifier(column.name)}`,
+    ...returningWrites(db),
     greatest: (a, b) => sql`max(${a}, ${b})`,
     atomic: async (statements: Statements) => {
       await run(statements, false)

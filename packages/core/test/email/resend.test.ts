@@ -55,7 +55,8 @@ describe("the loopback server answers as Resend does", () => {
 })
 
 describe("Resend: email-link sign-in over HTTP", () => {
-  function app(overrides: Partial<AuthConfig> = {}) {
+  /** An app with the Resend provider; its key from AUTH_RESEND_KEY, none when `key` is null. */
+  function app(key: string | null = KEY) {
     const log = recordingLogger()
     const config: AuthConfig = {
       secret: SECRET,
@@ -64,10 +65,9 @@ describe("Resend: email-link sign-in over HTTP", () => {
       store: new MemoryStore(),
       logger: log.logger,
       providers: [Resend({ from: FROM, baseUrl: api.baseUrl })],
-      ...overrides,
     }
     // As an app has it: the key from AUTH_RESEND_KEY.
-    setEnvDefaults({ AUTH_RESEND_KEY: KEY }, config)
+    if (key !== null) setEnvDefaults({ AUTH_RESEND_KEY: key }, config)
     return { config, log }
   }
 
@@ -127,15 +127,7 @@ describe("Resend: email-link sign-in over HTTP", () => {
   })
 
   it("without a key, the mail is not sent and the error names AUTH_RESEND_KEY", async () => {
-    const log = recordingLogger()
-    const config: AuthConfig = {
-      secret: SECRET,
-      trustHost: true,
-      adapter: MemoryAdapter(),
-      store: new MemoryStore(),
-      logger: log.logger,
-      providers: [Resend({ from: FROM, baseUrl: api.baseUrl })],
-    }
+    const { config, log } = app(null)
     const before = api.mails.length
     await requestLink(config, "carl@example.com")
     expect(api.mails).toHaveLength(before)
