@@ -22,18 +22,22 @@ import type { MethodContext, MethodGroup } from "./group.js"
 /** More rows than any user has: the LIMIT an OFFSET needs on SQLite and MySQL. */
 const ALL = 2_147_483_647
 
-/** The session's columns under `session.`, beside the user's: one row for the join. */
+/**
+ * The session's columns under `s_`, beside the user's: one row for the join. Its `userId` is
+ * the user's `id`, read once.
+ */
 function joinedFields(t: LatchkeyTables): Fields {
-  const session = Object.entries(pick(t.sessions, sessionColumns)).map(([k, v]) => [`s_${k}`, v])
+  const session = Object.entries(pick(t.sessions, sessionColumns))
+    .filter(([k]) => k !== "userId")
+    .map(([k, v]) => [`s_${k}`, v])
   return { ...pick(t.users, userColumns), ...Object.fromEntries(session) }
 }
 
-const sessionOf = (row: Row): Row =>
-  Object.fromEntries(
-    Object.entries(row)
-      .filter(([k]) => k.startsWith("s_"))
-      .map(([k, v]) => [k.slice(2), v]),
-  )
+function sessionOf(row: Row): Row {
+  const session: Row = { userId: row.id }
+  for (const key in row) if (key.startsWith("s_")) session[key.slice(2)] = row[key]
+  return session
+}
 
 export const sessions: MethodGroup = {
   available: () => true,
