@@ -6,7 +6,6 @@
 import type { AdapterSession, SessionRecordBound } from "@latchkey/core/adapters"
 import { othersKept, preparedStatementName } from "@latchkey/core/adapters/sql"
 import { and, asc, desc, eq, gt, gte, isNull, lt, or, sql } from "drizzle-orm"
-import { timeOrderedId } from "../public-id.js"
 import type { Fields, Row } from "../query.js"
 import {
   hasAccountColumns,
@@ -17,6 +16,7 @@ import {
   userColumns,
 } from "../records.js"
 import type { LatchkeyTables } from "../tables.js"
+import { timeOrderedId } from "../time-order.js"
 import type { MethodContext, MethodGroup } from "./group.js"
 
 /** More rows than any user has: the LIMIT an OFFSET needs on SQLite and MySQL. */
@@ -143,7 +143,7 @@ export const sessions: MethodGroup = {
 
     function accountFieldsOf(session: AdapterSession): Row {
       return {
-        // The adapter's own id, not the one the core proposes: time-ordered, see public-id.ts.
+        // The adapter's own id, not the one the core proposes: time-ordered, see time-order.ts.
         publicId: timeOrderedId(),
         createdAt: session.createdAt ?? new Date(),
         lastSeenAt: session.lastSeenAt ?? null,

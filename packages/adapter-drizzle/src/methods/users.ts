@@ -2,6 +2,7 @@
 import type { AdapterUser } from "@latchkey/core/adapters"
 import { and, asc, eq, isNull, lt } from "drizzle-orm"
 import { pick, toUser, userColumns } from "../records.js"
+import { increasingNow } from "../time-order.js"
 import type { MethodGroup } from "./group.js"
 
 export const users: MethodGroup = {
@@ -21,7 +22,7 @@ export const users: MethodGroup = {
         const stored = toUser({ ...user, id })
         await db.insert(t.users).values({
           ...stored,
-          ...(t.users.createdAt ? { createdAt: new Date() } : {}),
+          ...(t.users.createdAt ? { createdAt: increasingNow() } : {}),
         })
         return stored
       }),

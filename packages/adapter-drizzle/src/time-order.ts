@@ -1,8 +1,13 @@
 /**
- * Public ids of database sessions: UUIDs of version 7 (RFC 9562), which sort by the time they
- * were made. The core writes a session's `createdAt` in whole seconds; sign-ins within one second
- * keep their order through the id, so "the newest N" of a bounded write is always the N made
- * last, as the memory adapter (insertion order) and PostgreSQL's serial ids have it.
+ * Values that keep the order in which rows were made, as the memory adapter (insertion order)
+ * and PostgreSQL's serial ids do: a "newest N" or "oldest first" must not depend on a random id
+ * when two rows share a timestamp.
+ *
+ * - Public ids of database sessions are UUIDs of version 7 (RFC 9562), which sort by the time
+ *   they were made: the core writes a session's `createdAt` in whole seconds, and sign-ins within
+ *   one second keep their order through the id.
+ * - A user's `createdAt` is this process's clock made strictly increasing: users made in the same
+ *   millisecond are listed oldest first in the order they were made.
  */
 
 let lastMs = 0
@@ -33,4 +38,12 @@ export function timeOrderedId(): string {
   bytes[8] = 0x80 | (bytes[8]! & 0x3f)
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+let lastCreated = 0
+
+/** Now, or 1 ms after the last value this gave when the clock has not moved past it. */
+export function increasingNow(): Date {
+  lastCreated = Math.max(Date.now(), lastCreated + 1)
+  return new Date(lastCreated)
 }
