@@ -3,6 +3,7 @@ import os from "node:os"
 import { benchAccessToken } from "./access-token.mjs"
 import { benchAuthSession } from "./auth-session.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
+import { benchDrizzleSession } from "./drizzle-session.mjs"
 import { benchPasskeys } from "./passkey.mjs"
 import { benchPasswordHash } from "./password-runtimes.mjs"
 import { benchPeers } from "./peers.mjs"
@@ -23,6 +24,7 @@ const suites = {
   "auth-session": benchAuthSession,
   "sign-in": benchSignIn,
   "db-session": benchDatabaseSession,
+  "drizzle-session": benchDrizzleSession,
   "qwik-page": benchQwikPages,
   "qwik2-page": benchQwik2Pages,
   "access-token": benchAccessToken,

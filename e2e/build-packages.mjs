@@ -1,5 +1,5 @@
 /**
- * The builds the browser tests use: the core, the Postgres adapter, both bindings and the demo,
+ * The builds the browser tests use: the core, the Postgres and Drizzle adapters, both bindings and the demo,
  * exactly as `npm run demo` builds them. Shared by `global-setup.ts` and `scripts/test-e2e.mjs`
  * (which builds once for its two Vitest processes).
  */
@@ -11,6 +11,7 @@ const root = fileURLToPath(new URL("..", import.meta.url))
 export const E2E_WORKSPACES = [
   "@latchkey/core",
   "@latchkey/adapter-postgres",
+  "@latchkey/adapter-drizzle",
   "@latchkey/qwik",
   "@latchkey/qwik2",
   "latchkey-example-qwik-app",

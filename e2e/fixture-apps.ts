@@ -66,7 +66,7 @@ export function packPackages(dir: string = cacheDir()): Promise<Record<string, s
     if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, "utf8"))
     mkdirSync(out, { recursive: true })
     const packed: Record<string, string> = {}
-    for (const pkg of ["core", "qwik", "qwik2", "adapter-postgres"]) {
+    for (const pkg of ["core", "qwik", "qwik2", "adapter-postgres", "adapter-drizzle"]) {
       const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", out], {
         cwd: join(root, "packages", pkg),
         env: childEnv(),

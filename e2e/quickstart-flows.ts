@@ -112,7 +112,7 @@ async function follow(page: Page, selector: string, path: RegExp): Promise<void>
 }
 
 /** The built-in sign-in page's password form. */
-async function signInOnBuiltInPage(page: Page, user: { email: string; password: string }) {
+export async function signInOnBuiltInPage(page: Page, user: { email: string; password: string }) {
   const form = page.locator("form", { has: page.locator('input[name="password"]') })
   await form.locator('input[name="email"]').fill(user.email)
   await form.locator('input[name="password"]').fill(user.password)

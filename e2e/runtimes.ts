@@ -135,7 +135,7 @@ function portEnv(port: number, env: AppEnv): Record<string, string> {
 }
 
 /** No telemetry, no download of Cloudflare's request.cf data, wrangler's files in the app. */
-function wranglerEnv(app: FixtureApp): Record<string, string> {
+export function wranglerEnv(app: FixtureApp): Record<string, string> {
   return {
     WRANGLER_SEND_METRICS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",

@@ -39,6 +39,15 @@ export default defineConfig({
         ],
       },
       {
+        text: "Databases",
+        items: [
+          { text: "Which adapter", link: "/databases/" },
+          { text: "SQLite and Cloudflare D1", link: "/databases/sqlite" },
+          { text: "PostgreSQL", link: "/databases/postgresql" },
+          { text: "MySQL and MariaDB", link: "/databases/mysql" },
+        ],
+      },
+      {
         text: "Running it",
         items: [
           { text: "The account page and two-factor", link: "/account" },

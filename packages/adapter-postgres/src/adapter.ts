@@ -10,6 +10,7 @@ import type {
   SessionRecordBound,
   VerificationToken,
 } from "@latchkey/core/adapters"
+import { othersKept, storedSessionToken } from "@latchkey/core/adapters/sql"
 import { type Queryable, query, type Row, transaction } from "./client.js"
 import { adapterRefusal, toAdapterError } from "./errors.js"
 import {
@@ -24,14 +25,8 @@ import {
   toUser,
   toVerificationToken,
 } from "./records.js"
-import { storedSessionToken } from "./session-token.js"
 import { sql } from "./sql.js"
 import { statementNames } from "./statement-names.js"
-
-/** How many of the user's other records a bounded write keeps (no bound: all of them). */
-function othersKept(bound: SessionRecordBound | undefined): number {
-  return bound ? Math.max(0, bound.maxPerUser - 1) : 2_147_483_647
-}
 
 /** A patch field as the `CASE WHEN $n` pair: `undefined` leaves a column, `null` clears it. */
 const set = (value: unknown) => [value !== undefined, value ?? null]

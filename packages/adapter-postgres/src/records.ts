@@ -2,13 +2,17 @@
  * Rows to Latchkey records and back. The Auth.js schema uses SERIAL integer ids; the core
  * speaks strings. BIGINT columns come back as strings from `pg` and as numbers from PGlite.
  */
-import type {
-  AdapterAccount,
-  AdapterAuthenticator,
-  AdapterSession,
-  AdapterUser,
-  VerificationToken,
-} from "@latchkey/core/adapters"
+import type { AdapterAccount, AdapterSession } from "@latchkey/core/adapters"
+import { toDate, toNullableDate, toNullableString } from "@latchkey/core/adapters/sql"
+
+export {
+  toAccount,
+  toAuthenticator,
+  toDate,
+  toUser,
+  toVerificationToken,
+} from "@latchkey/core/adapters/sql"
+
 import type { Row } from "./client.js"
 
 const maxSerial = 2_147_483_647
@@ -23,51 +27,12 @@ export function toDbId(id: string | undefined | null): number | null {
   return n <= maxSerial ? n : null
 }
 
-export const toDate = (value: unknown): Date =>
-  value instanceof Date ? value : new Date(String(value))
-const toNullableDate = (value: unknown) => (value == null ? null : toDate(value))
-const toNullableString = (value: unknown) => (value == null ? null : String(value))
-
 export const userColumns = `id, name, email, "emailVerified", image`
 export const userColumnsOf = (alias: string) =>
   `${alias}.id, ${alias}.name, ${alias}.email, ${alias}."emailVerified", ${alias}.image`
 
-export function toUser(row: Row): AdapterUser {
-  return {
-    id: String(row.id),
-    name: toNullableString(row.name),
-    email: String(row.email),
-    emailVerified: toNullableDate(row.emailVerified),
-    image: toNullableString(row.image),
-  }
-}
-
 export const accountColumns = `"userId", type, provider, "providerAccountId", refresh_token,
   access_token, expires_at, id_token, scope, session_state, token_type`
-
-const optionalAccountColumns = [
-  "refresh_token",
-  "access_token",
-  "id_token",
-  "scope",
-  "session_state",
-  "token_type",
-] as const
-
-/** An account with the columns that are `NULL` left out, as the core's `Account` type has it. */
-export function toAccount(row: Row): AdapterAccount {
-  const account: AdapterAccount = {
-    userId: String(row.userId),
-    type: row.type as AdapterAccount["type"],
-    provider: String(row.provider),
-    providerAccountId: String(row.providerAccountId),
-  }
-  for (const column of optionalAccountColumns) {
-    if (row[column] != null) account[column] = String(row[column])
-  }
-  if (row.expires_at != null) account.expires_at = Number(row.expires_at)
-  return account
-}
 
 /** Parameters for inserting `account`, in the order of {@link accountColumns}. */
 export function accountParams(account: AdapterAccount, userId: number): unknown[] {
@@ -86,41 +51,11 @@ export function accountParams(account: AdapterAccount, userId: number): unknown[
   ]
 }
 
-export function toVerificationToken(row: Row): VerificationToken {
-  return {
-    identifier: String(row.identifier),
-    expires: toDate(row.expires),
-    token: String(row.token),
-  }
-}
-
 export const authenticatorColumns = `"credentialID", "userId", "providerAccountId",
   "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`
 
 /** With the account API's columns (migration 0005). */
 export const authenticatorColumnsFull = `${authenticatorColumns}, name, "createdAt", "lastUsedAt"`
-
-export function toAuthenticator(row: Row): AdapterAuthenticator {
-  const extra: Partial<AdapterAuthenticator> =
-    "lastUsedAt" in row
-      ? {
-          name: toNullableString(row.name),
-          createdAt: toNullableDate(row.createdAt),
-          lastUsedAt: toNullableDate(row.lastUsedAt),
-        }
-      : {}
-  return {
-    ...extra,
-    credentialID: String(row.credentialID),
-    userId: String(row.userId),
-    providerAccountId: String(row.providerAccountId),
-    credentialPublicKey: String(row.credentialPublicKey),
-    counter: Number(row.counter),
-    credentialDeviceType: String(row.credentialDeviceType),
-    credentialBackedUp: Boolean(row.credentialBackedUp),
-    transports: toNullableString(row.transports),
-  }
-}
 
 /** A session row; `sessionToken` is the core's token (the row may hold only its hash). */
 export function toSession(sessionToken: string, row: Row): AdapterSession {

@@ -6,6 +6,7 @@ import {
   accountAdapterMethods,
   type VerificationToken,
 } from "@latchkey/core/adapters"
+import { accountColumns } from "@latchkey/core/adapters/sql"
 
 /** What an adapter's storage can and cannot do; the suite adapts its expectations to it. */
 export interface AdapterCapabilities {
@@ -125,19 +126,7 @@ export function newVerificationToken(
 }
 
 /** The Auth.js account columns: what every adapter must keep (extra keys may be dropped). */
-export const accountColumns = [
-  "userId",
-  "type",
-  "provider",
-  "providerAccountId",
-  "refresh_token",
-  "access_token",
-  "expires_at",
-  "id_token",
-  "scope",
-  "session_state",
-  "token_type",
-] as const
+export { accountColumns }
 
 /**
  * The stored columns of an account; absent and `null` both read as `undefined`. Takes what an

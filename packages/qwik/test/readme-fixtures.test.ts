@@ -23,6 +23,7 @@ const gettingStarted = "docs/site/pages/getting-started.md"
 const readmes = [
   gettingStarted,
   "docs/site/pages/guides/credentials.md",
+  "docs/site/pages/databases/sqlite.md",
   "packages/qwik/README.md",
   "packages/adapter-postgres/README.md",
 ]

@@ -18,6 +18,9 @@ import { DEFAULT_EMAIL_MAX_AGE } from "../lib/email/verification-token.js"
 
 export type NodemailerUserConfig = EmailUserConfig
 
+/** The module name, as a value: see `deliverWithNodemailer`. */
+const NODEMAILER = "nodemailer"
+
 /** Used when no `from` is configured. Set your own: most servers refuse other domains. */
 export const DEFAULT_FROM = "Latchkey <no-reply@localhost>"
 
@@ -97,7 +100,13 @@ export async function deliverWithNodemailer(
   to: string,
   message: { subject: string; text: string; html: string },
 ): Promise<{ rejected?: unknown[]; pending?: unknown[] }> {
-  const { createTransport } = await import("nodemailer")
+  // A specifier bundlers cannot follow: nodemailer (and the node:* modules it imports) stays
+  // out of the bundles of the edge runtimes, where a `Password` provider with its own
+  // `sendPasswordMail` never calls this. workerd refuses a bundle that names a module it lacks
+  // even when nothing imports it at run time (a Cloudflare Pages app failed to start).
+  const { createTransport } = (await import(
+    /* @vite-ignore */ NODEMAILER
+  )) as typeof import("nodemailer")
   const transport = createTransport(server)
   try {
     // The address as an object, so nodemailer does not parse it as an address list.

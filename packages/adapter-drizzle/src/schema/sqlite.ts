@@ -1,0 +1,165 @@
+/**
+ * Latchkey's tables for Drizzle's SQLite dialect (D1, libSQL/Turso, better-sqlite3, Bun's
+ * SQLite). Put the ones your features need in your schema file (`npx latchkey generate --drizzle
+ * sqlite` writes it), so drizzle-kit's migrations own them.
+ *
+ * The five Auth.js tables keep the names, columns and keys of `@auth/drizzle-adapter`'s SQLite
+ * schema: an Auth.js Drizzle database moves over without a data migration, and back. Latchkey
+ * adds nullable columns to them (a session's public id and sign-in facts, a passkey's name, a
+ * user's creation time) and tables of its own (revocation, two-factor, passwords).
+ *
+ * @module @latchkey/adapter-drizzle/sqlite
+ */
+import type { AdapterAccountType } from "@latchkey/core/adapters"
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
+
+/** Milliseconds since the epoch, as `@auth/drizzle-adapter` stores its dates on SQLite. */
+const time = (name: string) => integer(name, { mode: "timestamp_ms" })
+
+export const users = sqliteTable("user", {
+  id: text("id")
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID()),
+  name: text("name"),
+  email: text("email").unique(),
+  emailVerified: time("emailVerified"),
+  image: text("image"),
+  /** Latchkey: when the row was made (unproven accounts are cleaned up by age); `NULL` before. */
+  createdAt: time("createdAt"),
+})
+
+export const accounts = sqliteTable(
+  "account",
+  {
+    userId: text("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").$type<AdapterAccountType>().notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("providerAccountId").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerAccountId] }),
+    index("account_userId_idx").on(t.userId),
+  ],
+)
+
+export const sessions = sqliteTable(
+  "session",
+  {
+    sessionToken: text("sessionToken").primaryKey(),
+    userId: text("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expires: time("expires").notNull(),
+    // Latchkey (the account API): a public id that is never the token, and the sign-in facts.
+    publicId: text("publicId").unique(),
+    createdAt: time("createdAt"),
+    lastSeenAt: time("lastSeenAt"),
+    userAgent: text("userAgent"),
+    authTime: time("authTime"),
+    /** RFC 8176 values, a JSON array. */
+    amr: text("amr"),
+  },
+  (t) => [index("session_userId_idx").on(t.userId)],
+)
+
+export const verificationTokens = sqliteTable(
+  "verificationToken",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: time("expires").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+)
+
+export const authenticators = sqliteTable(
+  "authenticator",
+  {
+    credentialID: text("credentialID").notNull().unique(),
+    userId: text("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    providerAccountId: text("providerAccountId").notNull(),
+    credentialPublicKey: text("credentialPublicKey").notNull(),
+    counter: integer("counter").notNull(),
+    credentialDeviceType: text("credentialDeviceType").notNull(),
+    credentialBackedUp: integer("credentialBackedUp", { mode: "boolean" }).notNull(),
+    transports: text("transports"),
+    // Latchkey (the account API): the user's name for it, when made and last used.
+    name: text("name"),
+    createdAt: time("createdAt"),
+    lastUsedAt: time("lastUsedAt"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.credentialID] })],
+)
+
+/** Ended session ids (`sid`), kept until the session could have expired. */
+export const revokedSessions = sqliteTable(
+  "revokedSession",
+  {
+    sid: text("sid").primaryKey(),
+    expires: time("expires").notNull(),
+  },
+  (t) => [index("revokedSession_expires_idx").on(t.expires)],
+)
+
+/** "Sign out everywhere": a user's version; sessions signed in under an older one are over. */
+export const userSessionVersions = sqliteTable("userSessionVersion", {
+  // No foreign key: a JWT session's user may live outside this database.
+  userId: text("userId").primaryKey(),
+  version: integer("version").notNull(),
+})
+
+/** One row per JWT session, for a "your devices" list. Never holds a token. */
+export const sessionRecords = sqliteTable(
+  "sessionRecord",
+  {
+    sid: text("sid").primaryKey(),
+    userId: text("userId").notNull(),
+    authTime: time("authTime").notNull(),
+    expires: time("expires").notNull(),
+    lastSeenAt: time("lastSeenAt"),
+    userAgent: text("userAgent"),
+  },
+  (t) => [index("sessionRecord_userId_idx").on(t.userId)],
+)
+
+/** A user's TOTP enrollment: the secret as the core sealed it, `enabledAt` once confirmed. */
+export const twoFactors = sqliteTable("twoFactor", {
+  userId: text("userId")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  enabledAt: time("enabledAt"),
+  createdAt: time("createdAt").notNull(),
+})
+
+/** Hashes of a user's unused recovery codes; using a code deletes its row. */
+export const twoFactorRecoveryCodes = sqliteTable(
+  "twoFactorRecoveryCode",
+  {
+    userId: text("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("codeHash").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+)
+
+/** The `Password` provider's hash of a user's password (PHC string made by the core). */
+export const passwordHashes = sqliteTable("passwordHash", {
+  userId: text("userId")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  hash: text("hash").notNull(),
+  updatedAt: time("updatedAt").notNull(),
+})
