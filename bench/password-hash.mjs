@@ -4,7 +4,7 @@
 // Web APIs only: bench/password-runtimes.mjs bundles it for Deno and Bun.
 // The hasher module alone (internal, from the build): the provider module also loads the mail
 // transport, which needs node: modules a Deno or Bun bundle of this file should not carry.
-import { createPasswordHasher } from "../packages/core/dist/lib/password/hash.js"
+import { createPasswordHasher } from "../packages/core/dist/features/password/hash.js"
 
 const PASSWORD = "tangerine-orbit-cabinet"
 const RUNS = 7

@@ -11,12 +11,12 @@ import { decode, encode } from "@latchkey/core/jwt"
 import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { TOTP } from "otpauth"
-// Internal modules of the core's build (not public API): the verification itself.
-import { resolveConfig } from "../packages/core/dist/lib/config/resolve.js"
 import {
   twoFactorContext,
   verifySecondFactor,
-} from "../packages/core/dist/lib/two-factor/service.js"
+} from "../packages/core/dist/features/two-factor/service.js"
+// Internal modules of the core's build (not public API): the verification itself.
+import { resolveConfig } from "../packages/core/dist/kernel/config/resolve.js"
 import { fmt, printTable, runScenario } from "./harness.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"

@@ -4,7 +4,7 @@
  * store-upstash/test/edge-instances.test.ts): a rate limit, a sign-out and a TOTP code, each
  * sent across the pair.
  */
-import { totpCode } from "../packages/core/src/lib/two-factor/totp.js"
+import { totpCode } from "../packages/core/src/features/two-factor/totp.js"
 
 /** A same-origin form post, as the built-in pages send it. */
 export const form = (body: Record<string, string>, cookie = ""): RequestInit => ({

@@ -107,7 +107,7 @@ export function devMailbox(page: Page): Mailbox {
   }
 }
 
-/** The subjects of the core's password mails (`lib/password/messages.ts`). */
+/** The subjects of the core's password mails (`features/password/messages.ts`). */
 export const SUBJECTS = {
   verify: /^Confirm your email address/,
   reset: /^Reset your password/,

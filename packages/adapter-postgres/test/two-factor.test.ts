@@ -7,7 +7,7 @@ import { Auth, type AuthConfig } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { totpCode } from "../../core/src/lib/two-factor/totp.js"
+import { totpCode } from "../../core/src/features/two-factor/totp.js"
 import { req } from "../../core/test/auth/helpers.js"
 import {
   enrollAlice,

@@ -6,9 +6,9 @@
  * @module @latchkey/core/adapters
  */
 
-import type { AdapterTwoFactor } from "./lib/two-factor/types.js"
-import type { Awaitable } from "./lib/types/awaitable.js"
-import type { Account, User } from "./lib/types/records.js"
+import type { AdapterTwoFactor } from "./features/two-factor/types.js"
+import type { Awaitable } from "./kernel/types/awaitable.js"
+import type { Account, User } from "./kernel/types/records.js"
 
 export type { AdapterTwoFactor }
 

@@ -15,9 +15,9 @@
 import type { AdapterUser } from "./adapters.js"
 import { isDate } from "./adapters.js"
 import { InvalidParameter, MissingAdapterMethods } from "./errors.js"
-import { type ResolvedConfig, resolveConfig } from "./lib/config/resolve.js"
-import { moveAccountState } from "./lib/grants/account-state.js"
-import { endUserSessions } from "./lib/grants/end-sessions.js"
+import { type ResolvedConfig, resolveConfig } from "./kernel/config/resolve.js"
+import { moveAccountState } from "./kernel/grants/account-state.js"
+import { endUserSessions } from "./kernel/grants/end-sessions.js"
 import type { AuthConfig } from "./types.js"
 
 export interface UnprovenQuery {

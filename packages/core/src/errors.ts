@@ -5,8 +5,8 @@
  *
  * @module @latchkey/core/errors
  */
-import type { ResponseCookie } from "./lib/types/cookies.js"
-import type { WarningCode } from "./lib/warnings.js"
+import type { ResponseCookie } from "./kernel/types/cookies.js"
+import type { WarningCode } from "./kernel/warnings.js"
 
 /** Where the user is sent when the error ends a request: the sign-in page or the error page. */
 export type ErrorKind = "signIn" | "error"

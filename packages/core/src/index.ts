@@ -18,34 +18,13 @@ export type {
   AdapterUser,
 } from "./adapters.js"
 export { AuthError, CredentialsSignin } from "./errors.js"
-export type { JWT } from "./jwt.js"
-export type { AccountView, LinkedAccountView, PasskeyView } from "./lib/account/account-view.js"
-export type { AccountUser } from "./lib/account/current-session.js"
-export type { DeviceSession } from "./lib/account/device-sessions.js"
-export type { AccountOp } from "./lib/account/operations.js"
-export type { AccountOptions } from "./lib/account/options.js"
-export {
-  type RecentAuthFacts,
-  type RecentAuthPolicy,
-  type RecentAuthVerdict,
-  recentAuthVerdict,
-} from "./lib/account/recent-auth.js"
-export { type RecentAuthSession, requireRecentAuth } from "./lib/account/require-recent-auth.js"
-export { Auth } from "./lib/auth.js"
-export { setEnvDefaults } from "./lib/config/env.js"
-export { skipCSRFCheck } from "./lib/csrf/skip.js"
-export { revokeUserSessions } from "./lib/grants/end-sessions.js"
-export { type AuthAction, isAuthAction } from "./lib/http/actions.js"
-export { type AuthRequestOptions, flushDeferred } from "./lib/http/deferred.js"
-export { setConnectionIp } from "./lib/rate-limit/client-ip.js"
-export { redirectLocation } from "./lib/redirect.js"
+export type { DeviceSession } from "./features/account/device-sessions.js"
+export type { AccountOp } from "./features/account/operations.js"
+export type { AccountView, LinkedAccountView, PasskeyView } from "./features/account/view.js"
 export {
   type AccessTokenResult,
   getAccessToken,
-} from "./lib/refresh/get-access-token.js"
-export { listUserSessions, revokeSession } from "./lib/revocation/api.js"
-export type { SessionRecord } from "./lib/revocation/backend.js"
-export { getSession } from "./lib/session/get-session.js"
+} from "./features/refresh/get-access-token.js"
 export type {
   AdapterTwoFactor,
   TwoFactorEnrollment,
@@ -54,7 +33,28 @@ export type {
   TwoFactorPolicyUser,
   TwoFactorRateLimitRule,
   TwoFactorStatus,
-} from "./lib/two-factor/types.js"
+} from "./features/two-factor/types.js"
+export type { JWT } from "./jwt.js"
+export type { AccountUser } from "./kernel/account/current-session.js"
+export type { AccountOptions } from "./kernel/account/options.js"
+export {
+  type RecentAuthFacts,
+  type RecentAuthPolicy,
+  type RecentAuthVerdict,
+  recentAuthVerdict,
+} from "./kernel/account/recent-auth.js"
+export { type RecentAuthSession, requireRecentAuth } from "./kernel/account/require-recent-auth.js"
+export { Auth } from "./kernel/auth.js"
+export { setEnvDefaults } from "./kernel/config/env.js"
+export { skipCSRFCheck } from "./kernel/csrf/skip.js"
+export { revokeUserSessions } from "./kernel/grants/end-sessions.js"
+export { type AuthAction, isAuthAction } from "./kernel/http/actions.js"
+export { type AuthRequestOptions, flushDeferred } from "./kernel/http/deferred.js"
+export { setConnectionIp } from "./kernel/rate-limit/client-ip.js"
+export { redirectLocation } from "./kernel/redirect.js"
+export { listUserSessions, revokeSession } from "./kernel/revocation/api.js"
+export type { SessionRecord } from "./kernel/revocation/backend.js"
+export { getSession } from "./kernel/session/get-session.js"
 export type {
   CommonProviderOptions,
   CredentialInput,

@@ -6,14 +6,14 @@
  * @module @latchkey/core/jwt
  */
 import { MissingSecret } from "./errors.js"
-import { readProcessEnv } from "./lib/config/process-env.js"
-import { decodeToken, type EncodeInput, encodeToken } from "./lib/token/codec.js"
+import { readProcessEnv } from "./kernel/config/process-env.js"
+import { decodeToken, type EncodeInput, encodeToken } from "./kernel/token/codec.js"
 import {
   decodeFirstCandidate,
   readTokenFromRequest,
   type TokenRequest,
-} from "./lib/token/read-request.js"
-import { sessionCookieName } from "./lib/token/session-cookie-name.js"
+} from "./kernel/token/read-request.js"
+import { sessionCookieName } from "./kernel/token/session-cookie-name.js"
 
 /** Claims Latchkey itself puts in a session token. */
 export interface DefaultJWT extends Record<string, unknown> {

@@ -14,14 +14,14 @@
  * @module @latchkey/core/store
  */
 export { StoreError, StoreFull, StoreTimeout } from "./errors.js"
-export { assertMapBound, assertStoreValue, assertTtl } from "./lib/rate-limit/limits.js"
+export { assertMapBound, assertStoreValue, assertTtl } from "./kernel/rate-limit/limits.js"
 export {
   defaultStore,
   MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
   MemoryStore,
   type MemoryStoreOptions,
-} from "./lib/rate-limit/memory-store.js"
+} from "./kernel/rate-limit/memory-store.js"
 export type {
   HitOptions,
   MapBound,
@@ -29,4 +29,4 @@ export type {
   RateLimitRule,
   RateLimitStore,
   Store,
-} from "./lib/rate-limit/store.js"
+} from "./kernel/rate-limit/store.js"

@@ -8,30 +8,30 @@
  */
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { AuthError } from "./errors.js"
+import type { TwoFactorOptions } from "./features/two-factor/types.js"
 import type { JWT, JWTOptions } from "./jwt.js"
-import type { AccountClaimedMessage } from "./lib/account/claim-types.js"
-import type { Store } from "./lib/rate-limit/store.js"
-import type { TwoFactorOptions } from "./lib/two-factor/types.js"
-import type { Awaitable } from "./lib/types/awaitable.js"
-import type { PartialCookiesOptions } from "./lib/types/cookies.js"
-import type { PagesOptions, Theme } from "./lib/types/pages.js"
-import type { Account, DefaultSession, Profile, Session, User } from "./lib/types/records.js"
-import type { WarningCode } from "./lib/warnings.js"
+import type { AccountClaimedMessage } from "./kernel/account/claim-types.js"
+import type { Store } from "./kernel/rate-limit/store.js"
+import type { Awaitable } from "./kernel/types/awaitable.js"
+import type { PartialCookiesOptions } from "./kernel/types/cookies.js"
+import type { PagesOptions, Theme } from "./kernel/types/pages.js"
+import type { Account, DefaultSession, Profile, Session, User } from "./kernel/types/records.js"
+import type { WarningCode } from "./kernel/warnings.js"
 import type { Provider } from "./providers/index.js"
 
 // The records and shapes below the configuration live in modules that import nothing above
-// them (lib/types/*, lib/warnings.ts), so adapters, providers and errors can use them without
+// them (kernel/types/*, kernel/warnings.ts), so adapters, providers and errors can use them without
 // importing this module back; their public names are re-exported here as before.
-export type { Awaitable } from "./lib/types/awaitable.js"
+export type { Awaitable } from "./kernel/types/awaitable.js"
 export type {
   CookieOption,
   CookiesOptions,
   PartialCookiesOptions,
   ResponseCookie,
-} from "./lib/types/cookies.js"
-export type { PagesOptions, Theme } from "./lib/types/pages.js"
-export type { Account, DefaultSession, Profile, Session, User } from "./lib/types/records.js"
-export type { WarningCode } from "./lib/warnings.js"
+} from "./kernel/types/cookies.js"
+export type { PagesOptions, Theme } from "./kernel/types/pages.js"
+export type { Account, DefaultSession, Profile, Session, User } from "./kernel/types/records.js"
+export type { WarningCode } from "./kernel/warnings.js"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -186,7 +186,7 @@ export interface AuthConfig {
   url?: string
   redirectProxyUrl?: string
   /** Pass `skipCSRFCheck` only from a framework with its own CSRF protection. */
-  skipCSRFCheck?: typeof import("./lib/csrf/skip.js").skipCSRFCheck
+  skipCSRFCheck?: typeof import("./kernel/csrf/skip.js").skipCSRFCheck
   experimental?: { enableWebAuthn?: boolean }
   /**
    * Where rate-limit counters and single-use state live. Default: this process's memory
@@ -195,7 +195,7 @@ export interface AuthConfig {
    */
   store?: Store
   /** The account API (`{basePath}/account`): see `AccountOptions`. */
-  account?: import("./lib/account/options.js").AccountOptions
+  account?: import("./kernel/account/options.js").AccountOptions
   /**
    * Latchkey: two-factor sign-in (TOTP and recovery codes). Needs an adapter with the two-factor
    * methods. See `TwoFactorOptions`.

@@ -58,7 +58,7 @@ const PLANTED = [
 
 describe("the web-standard lint rule", () => {
   it.each([
-    "packages/core/src/lib/rate-limit/planted.ts",
+    "packages/core/src/kernel/rate-limit/planted.ts",
     "packages/qwik/src/planted.ts",
     "packages/store-redis/src/planted.ts",
     "packages/adapter-postgres/src/planted.ts",
@@ -101,7 +101,7 @@ describe("the web-standard lint rule", () => {
 
   it("lets the listed Node-only files (and code outside the packages' src) use Node", async () => {
     const found = await lint({
-      "packages/core/src/lib/token/jwe-node.ts": PLANTED,
+      "packages/core/src/kernel/token/jwe-node.ts": PLANTED,
       "packages/adapter-postgres/src/migrate.ts": PLANTED,
       "packages/qwik/bin/planted.ts": PLANTED,
       "packages/core/test/planted.test.ts": PLANTED,

@@ -276,7 +276,7 @@ describe("items 1, 2 and 5 through onRequest", () => {
     const landed = new URL(confirmed.headers.get("location")!, ORIGIN)
     expect(landed.searchParams.get("error")).toBeNull()
     expect((await owner.session())?.user?.email).toBe("victim@example.com")
-    // The owner's proof claimed the row (lib/account/claim.ts): same id, now proven, and the
+    // The owner's proof claimed the row (kernel/account/claim.ts): same id, now proven, and the
     // attacker's passkey and session no longer reach it.
     const claimed = await adapter.getUserByEmail!("victim@example.com")
     expect(claimed?.id).toBe(planted?.id)

@@ -2,13 +2,13 @@
  * Email (magic link) providers: the `EmailConfig` shape every email provider has, and `Email`,
  * the Auth.js-compatible alias of {@link Nodemailer} with id `"email"`.
  *
- * The sign-in flow (`lib/email`) depends only on the types (in `lib/email/config.ts`, which
+ * The sign-in flow (`features/email`) depends only on the types (in `features/email/config.ts`, which
  * `nodemailer.ts` uses too), so it stays edge-portable: nodemailer is loaded when the default
  * SMTP sender actually sends. On an edge runtime, pass your own `sendVerificationRequest` (an HTTP mail API via `fetch`).
  *
  * @module @latchkey/core/providers/email
  */
-import type { EmailConfig } from "../lib/email/config.js"
+import type { EmailConfig } from "../features/email/config.js"
 import { Nodemailer, type NodemailerUserConfig } from "./nodemailer.js"
 
 export type {
@@ -17,7 +17,7 @@ export type {
   EmailServer,
   EmailUserConfig,
   SendVerificationRequestParams,
-} from "../lib/email/config.js"
+} from "../features/email/config.js"
 
 /**
  * Magic-link sign-in through SMTP, with id `"email"`: Auth.js's `Email` provider, kept so

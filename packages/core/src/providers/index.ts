@@ -5,18 +5,18 @@
  *
  * @module @latchkey/core/providers
  */
-import type { CredentialsRateLimitOptions } from "../lib/rate-limit/options.js"
-import type { Awaitable } from "../lib/types/awaitable.js"
-import type { CommonProviderOptions, CredentialInput } from "../lib/types/provider.js"
-import type { User } from "../lib/types/records.js"
+import type { CredentialsRateLimitOptions } from "../kernel/rate-limit/options.js"
+import type { Awaitable } from "../kernel/types/awaitable.js"
+import type { CommonProviderOptions, CredentialInput } from "../kernel/types/provider.js"
+import type { User } from "../kernel/types/records.js"
 
-// The kinds below extend these; they live under lib/types so the kinds need not import this
+// The kinds below extend these; they live under kernel/types so the kinds need not import this
 // module (which imports them for the union).
 export type {
   CommonProviderOptions,
   CredentialInput,
   ProviderType,
-} from "../lib/types/provider.js"
+} from "../kernel/types/provider.js"
 
 /**
  * Sign-in with whatever the app checks itself (username/password, a one-time code, …).

@@ -12,9 +12,9 @@ import type {
   EmailServer,
   EmailUserConfig,
   SendVerificationRequestParams,
-} from "../lib/email/config.js"
-import { signInMessage } from "../lib/email/message.js"
-import { DEFAULT_EMAIL_MAX_AGE } from "../lib/email/verification-token.js"
+} from "../features/email/config.js"
+import { signInMessage } from "../features/email/message.js"
+import { DEFAULT_EMAIL_MAX_AGE } from "../kernel/grants/link-token.js"
 
 export type NodemailerUserConfig = EmailUserConfig
 

@@ -2,15 +2,15 @@
  * OAuth 2 and OpenID Connect providers: the option names of Auth.js v5 (so provider configs
  * written for `@auth/core` type-check), plus the helpers every preset is built with.
  *
- * A provider is data. The flow itself lives in `lib/oauth/*` and always applies PKCE (S256) and
+ * A provider is data. The flow itself lives in `features/oauth/*` and always applies PKCE (S256) and
  * `state`, and `nonce` for OIDC, whatever `checks` says: `checks` can add a check, never remove
  * one.
  *
  * @module @latchkey/core/providers/oauth
  */
-import type { Awaitable } from "../lib/types/awaitable.js"
-import type { CommonProviderOptions } from "../lib/types/provider.js"
-import type { Account, Profile, User } from "../lib/types/records.js"
+import type { Awaitable } from "../kernel/types/awaitable.js"
+import type { CommonProviderOptions } from "../kernel/types/provider.js"
+import type { Account, Profile, User } from "../kernel/types/records.js"
 
 /** The checks a provider may ask for. `"none"` is accepted for Auth.js configs and ignored. */
 export type OAuthCheck = "pkce" | "state" | "nonce" | "none"
@@ -151,7 +151,7 @@ export interface OIDCConfig<P = Profile> extends CommonProviderOptions, OAuthFie
   [key: string]: unknown
 }
 
-/** Either kind. The flow in `lib/oauth` accepts both. */
+/** Either kind. The flow in `features/oauth` accepts both. */
 export type OAuthProviderConfig<P = Profile> = OAuthConfig<P> | OIDCConfig<P>
 
 /**

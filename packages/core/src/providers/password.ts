@@ -9,27 +9,27 @@
  * ```
  *
  * Sign-in is `POST {basePath}/callback/password` (fields `email`, `password`, `csrfToken`);
- * the rest lives under `{basePath}/password/*` (see `lib/password/actions.ts`). The adapter
+ * the rest lives under `{basePath}/password/*` (see `features/password/actions.ts`). The adapter
  * needs `getPasswordHash`, `setPasswordHash` and `deletePasswordHash` besides the user and
  * verification-token methods; a missing one is named at start-up.
  *
  * @module @latchkey/core/providers/password
  */
 import { CallbackRouteError } from "../errors.js"
-import type { EmailServer } from "../lib/email/config.js"
+import type { EmailServer } from "../features/email/config.js"
 import type {
   PasswordConfig,
   PasswordMailRateLimit,
   SendPasswordMailParams,
-} from "../lib/password/config.js"
+} from "../features/password/config.js"
 import {
   createPasswordHasher,
   type PasswordHasher,
   type PasswordHasherOptions,
-} from "../lib/password/hash.js"
-import { type PasswordPolicyOptions, resolvePolicy } from "../lib/password/policy.js"
-import type { CredentialsRateLimitOptions } from "../lib/rate-limit/options.js"
-import type { Awaitable } from "../lib/types/awaitable.js"
+} from "../features/password/hash.js"
+import { type PasswordPolicyOptions, resolvePolicy } from "../features/password/policy.js"
+import type { CredentialsRateLimitOptions } from "../kernel/rate-limit/options.js"
+import type { Awaitable } from "../kernel/types/awaitable.js"
 import { DEFAULT_FROM, deliverWithNodemailer } from "./nodemailer.js"
 
 export type {
@@ -37,13 +37,13 @@ export type {
   PasswordMailPurpose,
   PasswordMessage,
   SendPasswordMailParams,
-} from "../lib/password/config.js"
+} from "../features/password/config.js"
 export type {
   PasswordAlgorithm,
   PasswordHasher,
   PasswordHasherOptions,
-} from "../lib/password/hash.js"
-export type { PasswordPolicyOptions } from "../lib/password/policy.js"
+} from "../features/password/hash.js"
+export type { PasswordPolicyOptions } from "../features/password/policy.js"
 
 export interface PasswordUserConfig extends PasswordPolicyOptions {
   /** Default `"password"`: the sign-in URL is `{basePath}/callback/<id>`. */
@@ -91,7 +91,7 @@ export default function Password(config: PasswordUserConfig = {}): PasswordConfi
       email: { label: "Email", type: "email", autocomplete: "username" },
       password: { label: "Password", type: "password", autocomplete: "current-password" },
     },
-    // The core signs in password accounts itself (`lib/password/sign-in.ts`); this is reached
+    // The core signs in password accounts itself (`features/password/sign-in.ts`); this is reached
     // only if the provider object is used outside Latchkey's handler.
     authorize: () => {
       throw new CallbackRouteError("The Password provider is run by the core, not by authorize()")

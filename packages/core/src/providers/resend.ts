@@ -22,17 +22,17 @@ import type {
   EmailConfig,
   EmailUserConfig,
   SendVerificationRequestParams,
-} from "../lib/email/config.js"
+} from "../features/email/config.js"
+import { signInMessage } from "../features/email/message.js"
+import type { SendPasswordMailParams } from "../features/password/config.js"
+import { DEFAULT_EMAIL_MAX_AGE } from "../kernel/grants/link-token.js"
 import {
   type HttpMailApi,
   type HttpMailOptions,
   httpMailSender,
   type MailMessage,
   type MailSender,
-} from "../lib/email/http-mail.js"
-import { signInMessage } from "../lib/email/message.js"
-import { DEFAULT_EMAIL_MAX_AGE } from "../lib/email/verification-token.js"
-import type { SendPasswordMailParams } from "../lib/password/config.js"
+} from "../kernel/mail/http-mail.js"
 import { DEFAULT_FROM } from "./nodemailer.js"
 
 export type {
@@ -40,7 +40,7 @@ export type {
   HttpMailOptions,
   MailMessage,
   MailSender,
-} from "../lib/email/http-mail.js"
+} from "../kernel/mail/http-mail.js"
 
 /** Resend's `POST /emails`: a bearer key and a JSON message. */
 export const resendApi: HttpMailApi = {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { Auth, listUserSessions, revokeSession, revokeUserSessions } from "../../src/index.js"
-import { storeRevocation } from "../../src/lib/revocation/store-backend.js"
+import { storeRevocation } from "../../src/kernel/revocation/store-backend.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { Store } from "../../src/store.js"
 import { Jar, makeConfig, req, signInWithCredentials } from "../auth/helpers.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { coarseUserAgent } from "../../src/lib/account/user-agent.js"
+import { coarseUserAgent } from "../../src/kernel/account/user-agent.js"
 
 describe("coarseUserAgent", () => {
   it.each([

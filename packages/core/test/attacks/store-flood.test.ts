@@ -8,8 +8,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { totpCode } from "../../src/features/two-factor/totp.js"
 import { Auth } from "../../src/index.js"
-import { totpCode } from "../../src/lib/two-factor/totp.js"
 import { defaultStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
 import { credentialsProvider, req } from "../auth/helpers.js"

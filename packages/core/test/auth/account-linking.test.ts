@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import {
   type AccountLinkingInput,
   decideAccountLinking,
-} from "../../src/lib/actions/callback/account-linking.js"
+} from "../../src/kernel/sign-in/account-linking.js"
 
 const alice = { id: "u-alice" }
 const bob = { id: "u-bob" }

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { AdapterUser } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
-import { completeSignIn } from "../../src/lib/actions/callback/complete-sign-in.js"
-import { callbackHandlers } from "../../src/lib/actions/callback/handlers.js"
-import { resolveCallbackUrl } from "../../src/lib/callback-url.js"
+import { callbackHandlers } from "../../src/kernel/actions/callback/handlers.js"
+import { resolveCallbackUrl } from "../../src/kernel/callback-url.js"
+import { completeSignIn } from "../../src/kernel/sign-in/complete-sign-in.js"
 import type { Account } from "../../src/types.js"
 import {
   credentialsProvider,

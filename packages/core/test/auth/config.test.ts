@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { InvalidConfiguration } from "../../src/errors.js"
 import { Auth, getSession, setEnvDefaults } from "../../src/index.js"
-import { resolveConfig } from "../../src/lib/config/resolve.js"
+import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
 import { credentialsProvider, makeConfig, recordingLogger, req, SECRET } from "./helpers.js"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { buildCookies } from "../../src/lib/cookies/defaults.js"
+import { buildCookies } from "../../src/kernel/cookies/defaults.js"
 import { makeConfig, req, SECURE_ORIGIN, setCookies, signInWithCredentials } from "./helpers.js"
 
 describe("cookies", () => {

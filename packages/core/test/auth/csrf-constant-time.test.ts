@@ -2,14 +2,14 @@ import { describe, expect, it, vi } from "vitest"
 
 // Spy on the comparison the CSRF module imports: if verification stopped using it (e.g. went
 // back to `===`), these calls would disappear and the test fails.
-vi.mock("../../src/lib/crypto/constant-time.js", async (importOriginal) => {
-  const mod = await importOriginal<typeof import("../../src/lib/crypto/constant-time.js")>()
+vi.mock("../../src/kernel/crypto/constant-time.js", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("../../src/kernel/crypto/constant-time.js")>()
   return { constantTimeEqual: vi.fn(mod.constantTimeEqual) }
 })
 
-const { constantTimeEqual } = await import("../../src/lib/crypto/constant-time.js")
+const { constantTimeEqual } = await import("../../src/kernel/crypto/constant-time.js")
 const { createCsrfPair, readCsrfCookie, tokensMatch } = await import(
-  "../../src/lib/csrf/double-submit.js"
+  "../../src/kernel/csrf/double-submit.js"
 )
 
 describe("CSRF comparisons are constant-time", () => {
@@ -26,7 +26,7 @@ describe("CSRF comparisons are constant-time", () => {
 
   it("constantTimeEqual itself compares every byte", async () => {
     const real = (
-      await vi.importActual<typeof import("../../src/lib/crypto/constant-time.js")>(
+      await vi.importActual<typeof import("../../src/kernel/crypto/constant-time.js")>(
         "../../src/lib/crypto/constant-time.js",
       )
     ).constantTimeEqual

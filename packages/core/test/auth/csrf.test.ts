@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Auth, skipCSRFCheck } from "../../src/index.js"
-import { createCsrfPair, readCsrfCookie } from "../../src/lib/csrf/double-submit.js"
+import { createCsrfPair, readCsrfCookie } from "../../src/kernel/csrf/double-submit.js"
 import { Jar, makeConfig, ORIGIN, recordingLogger, req, SECRET, setCookies } from "./helpers.js"
 
 const creds = { username: "alice", password: "wonderland" }

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { isolateRuntime } from "../../src/lib/config/isolate-warning.js"
-import { resolveConfig } from "../../src/lib/config/resolve.js"
+import { isolateRuntime } from "../../src/kernel/config/isolate-warning.js"
+import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import GitHub from "../../src/providers/github.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore, type Store } from "../../src/store.js"

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
+import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import type { AuthConfig } from "../../src/types.js"

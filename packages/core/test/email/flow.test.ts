@@ -8,11 +8,11 @@ import {
   RateLimited,
   Verification,
 } from "../../src/errors.js"
-import { requestEmailSignIn } from "../../src/lib/email/request.js"
-import { hashVerificationToken } from "../../src/lib/email/verification-token.js"
-import { verifyEmailSignIn } from "../../src/lib/email/verify.js"
-import { storedLinkValue } from "../../src/lib/grants/link.js"
-import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
+import { requestEmailSignIn } from "../../src/features/email/request.js"
+import { verifyEmailSignIn } from "../../src/features/email/verify.js"
+import { storedLinkValue } from "../../src/kernel/grants/link.js"
+import { hashVerificationToken } from "../../src/kernel/grants/link-token.js"
+import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 import {
   capturingProvider,
   linkParams,

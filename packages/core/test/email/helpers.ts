@@ -1,7 +1,7 @@
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
-import type { RequestEmailSignInParams } from "../../src/lib/email/request.js"
-import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
+import type { RequestEmailSignInParams } from "../../src/features/email/request.js"
+import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { signInMessage } from "../../src/lib/email/message.js"
+import { signInMessage } from "../../src/features/email/message.js"
 
 const url = "https://app.example.com/auth/callback/email?callbackUrl=%2F&token=abc&email=a%40b.c"
 

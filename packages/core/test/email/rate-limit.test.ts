@@ -7,8 +7,8 @@ import {
   hitAddressLimit,
   hitIpLimit,
   mailboxOf,
-} from "../../src/lib/rate-limit/email-limits.js"
-import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
+} from "../../src/features/email/limits.js"
+import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 
 function clock(start = 1_000_000) {
   let now = start

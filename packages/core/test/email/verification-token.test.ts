@@ -5,7 +5,7 @@ import {
   hashVerificationToken,
   secretList,
   storedTokenEquals,
-} from "../../src/lib/email/verification-token.js"
+} from "../../src/kernel/grants/link-token.js"
 
 describe("verification tokens", () => {
   it("are 32 random bytes, base64url (43 characters), unique", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
-import { resolveConfig } from "../../src/lib/config/resolve.js"
+import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import GitHub from "../../src/providers/github.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"

@@ -8,10 +8,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { GRANT_PURPOSES } from "../../src/lib/grants/purposes.js"
+import { GRANT_PURPOSES } from "../../src/kernel/grants/purposes.js"
 import { SCENARIOS_BY_PURPOSE } from "./pending-grants-scenarios.js"
 
-const LIB = fileURLToPath(new URL("../../src/lib/", import.meta.url))
+const LIB = fileURLToPath(new URL("../../src/", import.meta.url))
 
 /**
  * What mints something a person presents later: a sealed token (the token module's `encode`,
@@ -29,10 +29,11 @@ const MINTS = [
 
 /** Modules that mint with these but produce no grant, and why. */
 const NOT_GRANTS: Readonly<Record<string, string>> = {
-  "grants/link.ts": "the mailed-link primitive itself (binds every link it stores)",
-  "grants/sealed.ts": "the sealed-cookie primitive itself (binds every cookie it seals)",
-  "refresh/at-rest.ts": "provider tokens encrypted at rest in the database: nobody presents them",
-  "two-factor/secret-at-rest.ts": "the TOTP secret encrypted at rest: nobody presents it",
+  "kernel/grants/link.ts": "the mailed-link primitive itself (binds every link it stores)",
+  "kernel/grants/sealed.ts": "the sealed-cookie primitive itself (binds every cookie it seals)",
+  "features/refresh/at-rest.ts":
+    "provider tokens encrypted at rest in the database: nobody presents them",
+  "features/two-factor/secret-at-rest.ts": "the TOTP secret encrypted at rest: nobody presents it",
 }
 
 function sources(dir: string): string[] {
@@ -43,7 +44,7 @@ function sources(dir: string): string[] {
   })
 }
 
-/** Modules under `src/lib` whose code (not comments) calls a minting function. */
+/** Modules under `src` whose code (not comments) calls a minting function. */
 function mintingModules(): string[] {
   return sources(LIB)
     .filter((path) => {

@@ -1,9 +1,9 @@
 import { base64url, CompactEncrypt, compactDecrypt } from "jose"
 import { describe, expect, it } from "vitest"
-import type { DerivedKey } from "../../src/lib/token/backend.js"
-import { splitCompact } from "../../src/lib/token/compact.js"
-import { jwe as nodeJwe } from "../../src/lib/token/jwe-node.js"
-import { jwe as webJwe } from "../../src/lib/token/jwe-web.js"
+import type { DerivedKey } from "../../src/kernel/token/backend.js"
+import { splitCompact } from "../../src/kernel/token/compact.js"
+import { jwe as nodeJwe } from "../../src/kernel/token/jwe-node.js"
+import { jwe as webJwe } from "../../src/kernel/token/jwe-web.js"
 
 const secret = "a-secret-long-enough-for-the-tests-0123456789"
 const salt = "authjs.session-token"

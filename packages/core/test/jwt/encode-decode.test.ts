@@ -2,7 +2,7 @@ import { compactDecrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { InvalidParameter, MissingSecret } from "../../src/errors.js"
 import { decode, encode } from "../../src/jwt.js"
-import { jwe } from "../../src/lib/token/jwe-node.js"
+import { jwe } from "../../src/kernel/token/jwe-node.js"
 import { decodeHeader, deriveKey, SALT, SECRET, sealWithHeader, withHeader } from "./helpers.js"
 
 afterEach(() => {

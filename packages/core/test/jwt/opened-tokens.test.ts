@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { createTokenCodec } from "../../src/lib/token/codec.js"
-import { jwe } from "../../src/lib/token/jwe-node.js"
-import { OpenedTokens } from "../../src/lib/token/opened-tokens.js"
+import { createTokenCodec } from "../../src/kernel/token/codec.js"
+import { jwe } from "../../src/kernel/token/jwe-node.js"
+import { OpenedTokens } from "../../src/kernel/token/opened-tokens.js"
 import { SALT, SECRET } from "./helpers.js"
 
 afterEach(() => {

@@ -1,8 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { createTokenCodec } from "../../src/lib/token/codec.js"
-import { jwe as nodeJwe } from "../../src/lib/token/jwe-node.js"
-import { jwe as webJwe } from "../../src/lib/token/jwe-web.js"
+import { createTokenCodec } from "../../src/kernel/token/codec.js"
+import { jwe as nodeJwe } from "../../src/kernel/token/jwe-node.js"
+import { jwe as webJwe } from "../../src/kernel/token/jwe-web.js"
 import { SALT, SECRET } from "./helpers.js"
 
 const TIME_CLAIMS = new Set(["iat", "exp", "nbf", "jti"])

@@ -1,7 +1,7 @@
 import { createSecretKey } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { decryptCbcHs512, encryptCbcHs512 } from "../../src/lib/token/jwe-node.js"
-import * as web from "../../src/lib/token/jwe-web.js"
+import { decryptCbcHs512, encryptCbcHs512 } from "../../src/kernel/token/jwe-node.js"
+import * as web from "../../src/kernel/token/jwe-web.js"
 
 // RFC 7518 Appendix B.3: AES_256_CBC_HMAC_SHA_512.
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ""), "hex")

@@ -26,15 +26,15 @@ async function bundleInputs(platform: "node" | "browser" | "neutral") {
 describe("the package's import conditions pick the JWE backend", () => {
   it("edge/browser builds get jose over WebCrypto and never node:crypto", async () => {
     const { inputs, imports } = await bundleInputs("browser")
-    expect(inputs.some((i) => i.endsWith("lib/token/jwe-web.ts"))).toBe(true)
-    expect(inputs.some((i) => i.endsWith("lib/token/jwe-node.ts"))).toBe(false)
+    expect(inputs.some((i) => i.endsWith("kernel/token/jwe-web.ts"))).toBe(true)
+    expect(inputs.some((i) => i.endsWith("kernel/token/jwe-node.ts"))).toBe(false)
     expect(imports.some((i) => i.startsWith("node:"))).toBe(false)
   })
 
   it("Node builds get node:crypto and do not bundle jose's JWE code", async () => {
     const { inputs } = await bundleInputs("node")
-    expect(inputs.some((i) => i.endsWith("lib/token/jwe-node.ts"))).toBe(true)
-    expect(inputs.some((i) => i.endsWith("lib/token/jwe-web.ts"))).toBe(false)
+    expect(inputs.some((i) => i.endsWith("kernel/token/jwe-node.ts"))).toBe(true)
+    expect(inputs.some((i) => i.endsWith("kernel/token/jwe-web.ts"))).toBe(false)
     expect(inputs.some((i) => i.includes("node_modules/jose/"))).toBe(false)
   })
 })

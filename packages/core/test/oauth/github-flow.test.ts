@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { OAuthCallbackError } from "../../src/errors.js"
-import { createAuthorizationRequest } from "../../src/lib/oauth/authorization-url.js"
-import { handleOAuthCallback } from "../../src/lib/oauth/callback.js"
+import { createAuthorizationRequest } from "../../src/features/oauth/authorization-url.js"
+import { handleOAuthCallback } from "../../src/features/oauth/callback.js"
 import GitHub, { pickGitHubEmail } from "../../src/providers/github.js"
 import { AppCookies, flowContext } from "./harness/flow.js"
 import { type GitHubHarness, startGitHubServer } from "./harness/github-server.js"

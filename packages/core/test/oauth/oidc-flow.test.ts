@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { InvalidCheck, OAuthCallbackError } from "../../src/errors.js"
+import { createAuthorizationRequest } from "../../src/features/oauth/authorization-url.js"
+import { handleOAuthCallback } from "../../src/features/oauth/callback.js"
+import { clearDiscoveryCache } from "../../src/features/oauth/discovery.js"
 import { encode } from "../../src/jwt.js"
-import { createAuthorizationRequest } from "../../src/lib/oauth/authorization-url.js"
-import { handleOAuthCallback } from "../../src/lib/oauth/callback.js"
-import { clearDiscoveryCache } from "../../src/lib/oauth/discovery.js"
 import type { OIDCConfig } from "../../src/providers/oauth.js"
 import OAuth from "../../src/providers/oauth.js"
 import { AppCookies, flowContext, SECRET } from "./harness/flow.js"

@@ -3,7 +3,7 @@
  * a documented sample response into `{ id, name, email, image }`.
  */
 import { describe, expect, it } from "vitest"
-import { resolveOAuthProvider } from "../../src/lib/oauth/provider.js"
+import { resolveOAuthProvider } from "../../src/features/oauth/provider.js"
 import Apple from "../../src/providers/apple.js"
 import Auth0 from "../../src/providers/auth0.js"
 import Authentik from "../../src/providers/authentik.js"

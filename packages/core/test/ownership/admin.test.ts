@@ -11,7 +11,7 @@ import {
   removeUnprovenUsers,
   resetTwoFactor,
 } from "../../src/admin.js"
-import { getSession } from "../../src/lib/session/get-session.js"
+import { getSession } from "../../src/kernel/session/get-session.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -1,5 +1,5 @@
 /**
- * The claim's own rules (lib/account/claim.ts), beyond the attack scenarios: what makes it
+ * The claim's own rules (kernel/account/claim.ts), beyond the attack scenarios: what makes it
  * refuse (a password the app keeps, an adapter that cannot remove what the row holds) and
  * then removes nothing; JWT sessions with revocation off; a squatter adding a passkey while
  * the claim runs; a provider linked by a signed-in user claims nothing.
@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter, AdapterAuthenticator } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
-import type { AccountClaimedMessage } from "../../src/lib/account/claim.js"
-import { createLogger } from "../../src/lib/logger.js"
-import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
-import type { WarningCode } from "../../src/lib/warnings.js"
+import type { AccountClaimedMessage } from "../../src/kernel/account/claim.js"
+import { createLogger } from "../../src/kernel/logger.js"
+import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
+import type { WarningCode } from "../../src/kernel/warnings.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"

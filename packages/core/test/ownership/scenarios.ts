@@ -4,7 +4,7 @@
  * mailbox (a passkey, an OAuth profile whose email the provider does not vouch for), adds what
  * else they can (two-factor, a Latchkey-managed password where the adapter keeps one), then the
  * owner proves the mailbox (email link, a provider that vouches for the email). The proof
- * claims the row (lib/account/claim.ts): the owner is signed in, with the same user id, and
+ * claims the row (kernel/account/claim.ts): the owner is signed in, with the same user id, and
  * nothing the attacker attached reaches the account any more — their passkey, their linked
  * account, their password, their sessions. The reverse order (owner first) still refuses the
  * attacker.
@@ -18,8 +18,8 @@ import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/web
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
-import type { AccountClaimedMessage } from "../../src/lib/account/claim.js"
-import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
+import type { AccountClaimedMessage } from "../../src/kernel/account/claim.js"
+import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"

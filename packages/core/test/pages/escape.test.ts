@@ -1,6 +1,11 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { escapeHtml, safeCssColour, safeImageUrl, safeLinkUrl } from "../../src/lib/pages/escape.js"
+import {
+  escapeHtml,
+  safeCssColour,
+  safeImageUrl,
+  safeLinkUrl,
+} from "../../src/kernel/pages/escape.js"
 import { decodeEntities } from "./html.js"
 
 // Strings dense in the characters that matter, so the property does not rely on luck.

@@ -1,4 +1,4 @@
-import type { PageProvider } from "../../src/lib/pages/index.js"
+import type { PageProvider } from "../../src/kernel/pages/index.js"
 
 const base = "https://app.example.com/auth"
 

@@ -1,4 +1,4 @@
-import { PASSKEY_SCRIPT } from "../../src/lib/pages/passkey-script.js"
+import { PASSKEY_SCRIPT } from "../../src/features/passkey/script.js"
 /**
  * A small, tolerant HTML reader for the page tests (no DOM dependency). It reads what a browser
  * would see as tags and attributes, and marks anything it cannot account for, so an injected

@@ -3,7 +3,7 @@ import {
   renderErrorPage,
   renderSignOutPage,
   renderVerifyRequestPage,
-} from "../../src/lib/pages/index.js"
+} from "../../src/kernel/pages/index.js"
 import { assertInert, forms, hidden, textOf, tokenize } from "./html.js"
 
 const signInUrl = "https://app.example.com/auth/signin"

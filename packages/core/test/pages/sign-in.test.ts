@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { renderSignInPage, type SignInPageProps } from "../../src/lib/pages/index.js"
-import { PASSKEY_SCRIPT } from "../../src/lib/pages/passkey-script.js"
+import { PASSKEY_SCRIPT } from "../../src/features/passkey/script.js"
+import { renderSignInPage, type SignInPageProps } from "../../src/kernel/pages/index.js"
 import { callbackUrl, credentials, csrfToken, email, github, google, webauthn } from "./fixtures.js"
 import { assertInert, forms, hidden, textOf, tokenize } from "./html.js"
 

@@ -5,7 +5,7 @@ import {
   renderSignInPage,
   renderSignOutPage,
   renderVerifyRequestPage,
-} from "../../src/lib/pages/index.js"
+} from "../../src/kernel/pages/index.js"
 import { github } from "./fixtures.js"
 import { assertInert, styleOf, tokenize } from "./html.js"
 

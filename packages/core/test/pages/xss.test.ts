@@ -7,7 +7,7 @@ import {
   renderSignOutPage,
   renderVerifyRequestPage,
   type SignInPageProps,
-} from "../../src/lib/pages/index.js"
+} from "../../src/kernel/pages/index.js"
 import { credentials, email, github, webauthn } from "./fixtures.js"
 import { assertInert, shape, textOf } from "./html.js"
 

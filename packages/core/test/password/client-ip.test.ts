@@ -10,7 +10,7 @@ import {
   clientIpKey,
   defaultClientIp,
   setConnectionIp,
-} from "../../src/lib/rate-limit/client-ip.js"
+} from "../../src/kernel/rate-limit/client-ip.js"
 
 describe("defaultClientIp", () => {
   it("uses the connection's address when no proxy header is there", () => {

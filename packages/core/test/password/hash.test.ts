@@ -7,7 +7,7 @@ import {
   OWASP_ARGON2ID,
   parseArgon2,
   parsePbkdf2,
-} from "../../src/lib/password/hash.js"
+} from "../../src/features/password/hash.js"
 
 afterEach(() => vi.restoreAllMocks())
 

@@ -1,7 +1,7 @@
 /** A password-account app on the memory adapter, with a counting hasher and captured mails. */
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { createPasswordHasher, type PasswordHasher } from "../../src/features/password/hash.js"
 import { Auth, flushDeferred } from "../../src/index.js"
-import { createPasswordHasher, type PasswordHasher } from "../../src/lib/password/hash.js"
 import Password, {
   type PasswordUserConfig,
   type SendPasswordMailParams,

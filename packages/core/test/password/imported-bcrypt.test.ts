@@ -11,7 +11,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import { InvalidParameter } from "../../src/errors.js"
-import { createPasswordHasher } from "../../src/lib/password/hash.js"
+import { createPasswordHasher } from "../../src/features/password/hash.js"
 import type { PasswordHasherOptions } from "../../src/providers/password.js"
 import { provenAccount, setup, signIn } from "./helpers.js"
 

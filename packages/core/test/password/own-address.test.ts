@@ -4,7 +4,7 @@
  * reset, set and change, with `PasswordRejected` and `reason: "email"` for the forms.
  */
 import { describe, expect, it } from "vitest"
-import { checkNewPassword, resolvePolicy } from "../../src/lib/password/policy.js"
+import { checkNewPassword, resolvePolicy } from "../../src/features/password/policy.js"
 import {
   browser,
   GOOD,

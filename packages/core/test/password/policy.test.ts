@@ -6,7 +6,7 @@ import {
   isCommonPassword,
   normalisePassword,
   resolvePolicy,
-} from "../../src/lib/password/policy.js"
+} from "../../src/features/password/policy.js"
 
 async function reason(value: unknown, options = {}) {
   try {

@@ -2,17 +2,17 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { ProviderTokensTooLarge } from "../../src/errors.js"
-import { decode, encode } from "../../src/jwt.js"
-import { resolveConfig } from "../../src/lib/config/resolve.js"
-import { buildCookies } from "../../src/lib/cookies/defaults.js"
-import { openToken, PROVIDER_TOKEN_SALT, sealToken } from "../../src/lib/refresh/at-rest.js"
-import { refreshOptionsOf } from "../../src/lib/refresh/options.js"
+import { openToken, PROVIDER_TOKEN_SALT, sealToken } from "../../src/features/refresh/at-rest.js"
+import { refreshOptionsOf } from "../../src/features/refresh/options.js"
 import {
   issueWithinBudget,
   SESSION_TOKEN_BUDGET_BYTES,
   withProviderTokens,
-} from "../../src/lib/refresh/session-cookie.js"
-import { isFresh, needsSignIn } from "../../src/lib/refresh/tokens.js"
+} from "../../src/features/refresh/session-cookie.js"
+import { isFresh, needsSignIn } from "../../src/features/refresh/tokens.js"
+import { decode, encode } from "../../src/jwt.js"
+import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import { buildCookies } from "../../src/kernel/cookies/defaults.js"
 import OAuth from "../../src/providers/oauth.js"
 
 const SECRET = "an-at-rest-test-secret-with-at-least-32-bytes"

@@ -1,7 +1,7 @@
 /** The top-level `store` option: what the core counts in when a provider names no store. */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { resolveConfig } from "../../src/lib/config/resolve.js"
+import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import { defaultStore, MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { totpCode } from "../../src/features/two-factor/totp.js"
 import { Auth } from "../../src/index.js"
 import { decode } from "../../src/jwt.js"
-import { MemoryRateLimitStore } from "../../src/lib/rate-limit/memory-store.js"
-import { totpCode } from "../../src/lib/two-factor/totp.js"
+import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import { MemoryStore } from "../../src/store.js"

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { totpCode } from "../../src/lib/two-factor/totp.js"
+import { totpCode } from "../../src/features/two-factor/totp.js"
 import type { Store } from "../../src/store.js"
 import { Jar } from "../auth/helpers.js"
 import {

@@ -7,15 +7,15 @@ import {
   hashRecoveryCode,
   newRecoveryCodes,
   normalizeRecoveryCode,
-} from "../../src/lib/two-factor/recovery-codes.js"
-import { openTotpSecret, sealTotpSecret } from "../../src/lib/two-factor/secret-at-rest.js"
+} from "../../src/features/two-factor/recovery-codes.js"
+import { openTotpSecret, sealTotpSecret } from "../../src/features/two-factor/secret-at-rest.js"
 import {
   matchTotpStep,
   newTotpSecret,
   qrSvg,
   totpCode,
   totpUri,
-} from "../../src/lib/two-factor/totp.js"
+} from "../../src/features/two-factor/totp.js"
 import { SECRET } from "../auth/helpers.js"
 
 // RFC 6238's SHA-1 seed, the ASCII "12345678901234567890", in base32.

@@ -8,7 +8,7 @@ import {
   toStoredCredentialId,
   toTransports,
   transportsToStored,
-} from "../../src/lib/webauthn/credential-id.js"
+} from "../../src/features/passkey/credential-id.js"
 
 const bytes = fc.uint8Array({ minLength: 1, maxLength: 1023 })
 

@@ -2,8 +2,8 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { PASSKEY_SCRIPT } from "../../src/features/passkey/script.js"
 import { Auth } from "../../src/index.js"
-import { PASSKEY_SCRIPT } from "../../src/lib/pages/passkey-script.js"
 import Passkey from "../../src/providers/passkey.js"
 import { credentialsProvider, recordingLogger, req, SECRET } from "../auth/helpers.js"
 

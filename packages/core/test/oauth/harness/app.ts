@@ -3,10 +3,10 @@
  * and the first leg of its sign-in (POST /auth/signin/oidc), for the request-level tests.
  */
 import { afterAll, beforeAll } from "vitest"
+import { oauthCallback, oauthSignIn } from "../../../src/features/oauth/actions.js"
 import { Auth } from "../../../src/index.js"
-import { callbackHandlers } from "../../../src/lib/actions/callback/handlers.js"
-import { signInHandlers } from "../../../src/lib/actions/signin/handlers.js"
-import { oauthCallback, oauthSignIn } from "../../../src/lib/oauth/actions.js"
+import { callbackHandlers } from "../../../src/kernel/actions/callback/handlers.js"
+import { signInHandlers } from "../../../src/kernel/actions/signin/handlers.js"
 import OAuth, { type OIDCUserConfig } from "../../../src/providers/oauth.js"
 import type { AuthConfig } from "../../../src/types.js"
 import type { Browser } from "./browser.js"

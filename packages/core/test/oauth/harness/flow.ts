@@ -1,6 +1,7 @@
 /** Drive the OAuth flow functions the way the core's actions will: a browser's cookie jar. */
-import { buildCookies } from "../../../src/lib/cookies/defaults.js"
-import type { OAuthFlowContext } from "../../../src/lib/oauth/context.js"
+
+import type { OAuthFlowContext } from "../../../src/features/oauth/context.js"
+import { buildCookies } from "../../../src/kernel/cookies/defaults.js"
 import type { ResponseCookie } from "../../../src/types.js"
 
 export const SECRET = "a-test-secret-with-at-least-32-bytes-of-entropy!"

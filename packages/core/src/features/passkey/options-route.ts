@@ -1,0 +1,2 @@
+/** `GET /webauthn-options/<provider>`: see `features/passkey/options.ts`. */
+export { webauthnOptionsAction } from "./options.js"

@@ -1,0 +1,365 @@
+/**
+ * The configuration check, run once per config at first use. It collects every problem
+ * instead of stopping at the first, so one start-up shows the whole list.
+ */
+import { type Adapter, refreshAdapterMethods, webAuthnAdapterMethods } from "../../adapters.js"
+import {
+  type AuthError,
+  ExperimentalFeatureNotEnabled,
+  InvalidEndpoints,
+  InvalidParameter,
+  InvalidProvider,
+  MissingAdapter,
+  MissingAdapterMethods,
+  MissingAuthorize,
+  MissingSecret,
+} from "../../errors.js"
+import { missingClientCredentials } from "../../features/oauth/provider.js"
+import { checkPasswordProvider, isPasswordProvider } from "../../features/password/config.js"
+import { checkTwoFactor } from "../../features/two-factor/config.js"
+import type { ProviderConfig } from "../../providers/index.js"
+import type { AuthConfig } from "../../types.js"
+import { checkAccountRateLimit } from "../account/change-limit.js"
+import { checkIpv6Prefix } from "../rate-limit/client-ip.js"
+import type { WarningCode } from "../warnings.js"
+import { type EnvObject, envKey } from "./env.js"
+
+/** 256 bits: the floor for secrets that key the session encryption (ASVS 11.2.3). */
+export const MIN_SECRET_BYTES = 32
+
+export interface AssertInput {
+  providers: readonly ProviderConfig[]
+  secret: readonly string[]
+  session: {
+    strategy: string
+    maxAge: number
+    updateAge: number
+    revocation?: string
+    absoluteMaxAge?: number | undefined
+    revocationFailure?: string
+    recentAuthMaxAge?: number
+    maxListedSessions?: number
+  }
+  env: EnvObject
+}
+
+const SESSION_METHODS = [
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+] as const
+const OAUTH_METHODS = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "linkAccount",
+] as const
+const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
+/** Passkeys: users and accounts as for OAuth, plus the authenticator methods and `getAccount`. */
+const WEBAUTHN_METHODS = [...OAUTH_METHODS, ...webAuthnAdapterMethods, "getAccount"] as const
+
+const encoder = new TextEncoder()
+
+/** A warning for the log: its code, and for some what to change. */
+export interface ConfigWarning {
+  code: WarningCode
+  detail?: string
+}
+
+export function assertConfig(
+  config: AuthConfig,
+  input: AssertInput,
+): { problems: AuthError[]; warnings: ConfigWarning[] } {
+  const problems: AuthError[] = []
+  const warnings: ConfigWarning[] = []
+  const production = input.env.NODE_ENV === "production"
+
+  if (config.debug) warnings.push({ code: "debug-enabled" })
+
+  if (!Array.isArray(config.providers)) {
+    problems.push(new InvalidParameter("providers", "must be an array of providers"))
+  }
+
+  if (input.secret.length === 0) {
+    problems.push(
+      new MissingSecret(
+        "No secret is configured. Run `npx latchkey secret` and set what it prints as AUTH_SECRET (or as `secret` in the config).",
+      ),
+    )
+  } else if (input.secret.some((s) => encoder.encode(s).byteLength < MIN_SECRET_BYTES)) {
+    if (production) {
+      problems.push(
+        new InvalidParameter(
+          "secret",
+          `must be at least ${MIN_SECRET_BYTES} bytes in production (every rotation secret too); generate one with \`npx latchkey secret\``,
+        ),
+      )
+    } else {
+      warnings.push({ code: "secret-weak" })
+    }
+  }
+
+  checkBasePath(config.basePath, problems)
+  checkSessionNumbers(input.session, problems)
+  checkPages(config, problems)
+  checkProviders(config, input, problems, warnings)
+  checkAdapter(config.adapter, input, problems)
+  checkClaimMethods(config.adapter, input, warnings)
+  checkTwoFactor(config.twoFactor, config.adapter, problems)
+  checkAccountRateLimit(config.account?.rateLimit, problems)
+  return { problems, warnings }
+}
+
+function checkBasePath(basePath: string | undefined, problems: AuthError[]): void {
+  if (basePath === undefined) return
+  if (typeof basePath !== "string" || !/^\/?[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/.test(basePath)) {
+    problems.push(new InvalidParameter("basePath", "must be a URL path such as /auth"))
+  }
+}
+
+function checkSessionNumbers(session: AssertInput["session"], problems: AuthError[]): void {
+  const ok = (n: unknown) => typeof n === "number" && Number.isFinite(n) && n >= 0
+  if (!ok(session.maxAge) || session.maxAge === 0) {
+    problems.push(new InvalidParameter("session.maxAge", "must be a positive number of seconds"))
+  }
+  if (!ok(session.updateAge)) {
+    problems.push(new InvalidParameter("session.updateAge", "must be 0 or more seconds"))
+  }
+  if (session.recentAuthMaxAge !== undefined && !ok(session.recentAuthMaxAge)) {
+    problems.push(new InvalidParameter("session.recentAuthMaxAge", "must be 0 or more seconds"))
+  }
+  const listed = session.maxListedSessions
+  if (listed !== undefined && !(Number.isInteger(listed) && listed >= 1 && listed <= 1000)) {
+    problems.push(
+      new InvalidParameter("session.maxListedSessions", "must be a whole number from 1 to 1000"),
+    )
+  }
+  if (session.strategy !== "jwt" && session.strategy !== "database") {
+    problems.push(new InvalidParameter("session.strategy", 'must be "jwt" or "database"'))
+  }
+  checkRevocationOptions(session, problems)
+}
+
+function checkRevocationOptions(session: AssertInput["session"], problems: AuthError[]): void {
+  const { revocation, absoluteMaxAge, revocationFailure } = session
+  if (revocation !== undefined && !["strict", "reissue", "off"].includes(revocation)) {
+    problems.push(
+      new InvalidParameter("session.revocation", 'must be "strict", "reissue" or "off"'),
+    )
+  }
+  if (
+    absoluteMaxAge !== undefined &&
+    (typeof absoluteMaxAge !== "number" || !Number.isFinite(absoluteMaxAge) || absoluteMaxAge <= 0)
+  ) {
+    problems.push(
+      new InvalidParameter("session.absoluteMaxAge", "must be a positive number of seconds"),
+    )
+  }
+  if (revocationFailure !== undefined && !["closed", "open"].includes(revocationFailure)) {
+    problems.push(new InvalidParameter("session.revocationFailure", 'must be "closed" or "open"'))
+  }
+}
+
+function checkPages(config: AuthConfig, problems: AuthError[]): void {
+  for (const [key, value] of Object.entries(config.pages ?? {})) {
+    if (value === undefined) continue
+    const isPath = typeof value === "string" && value.startsWith("/") && !value.startsWith("//")
+    const isUrl = typeof value === "string" && /^https?:\/\//i.test(value) && URL.canParse(value)
+    if (!isPath && !isUrl) {
+      problems.push(
+        new InvalidParameter(`pages.${key}`, "must be a path (/login) or an absolute http(s) URL"),
+      )
+    }
+  }
+}
+
+function checkProviders(
+  config: AuthConfig,
+  input: AssertInput,
+  problems: AuthError[],
+  warnings: ConfigWarning[],
+): void {
+  const seen = new Set<string>()
+  for (const provider of input.providers) {
+    if (typeof provider.id !== "string" || provider.id === "" || /[/?#\s]/.test(provider.id)) {
+      problems.push(
+        new InvalidProvider(
+          `A provider has an invalid id (${JSON.stringify(provider.id)}): use a URL-safe name`,
+        ),
+      )
+      continue
+    }
+    if (seen.has(provider.id)) {
+      problems.push(
+        new InvalidProvider(
+          `Two providers have the id "${provider.id}": give one of them another \`id\``,
+        ),
+      )
+    }
+    seen.add(provider.id)
+    const { rateLimit } = provider as { rateLimit?: { ipv6Prefix?: unknown } | false }
+    checkIpv6Prefix(`providers["${provider.id}"].rateLimit`, rateLimit, problems)
+
+    switch (provider.type) {
+      case "credentials":
+        if (isPasswordProvider(provider)) checkPasswordProvider(provider, config.adapter, problems)
+        else if (typeof provider.authorize !== "function") {
+          problems.push(
+            new MissingAuthorize(`The credentials provider "${provider.id}" has no authorize()`),
+          )
+        }
+        break
+      case "oauth":
+      case "oidc": {
+        const p = provider as Record<string, unknown>
+        const unusable = unusableProvider(p)
+        if (unusable) warnings.push({ code: "provider-unusable", detail: unusable })
+        const hasIssuer = typeof p.issuer === "string" || typeof p.wellKnown === "string"
+        if (!hasIssuer) {
+          for (const endpoint of ["authorization", "token", "userinfo"] as const) {
+            if (!hasUrl(p[endpoint])) {
+              problems.push(
+                new InvalidEndpoints(
+                  `Provider "${provider.id}" has no issuer to discover and no ${endpoint} URL`,
+                ),
+              )
+              break
+            }
+          }
+        }
+        break
+      }
+      case "webauthn":
+        if (config.experimental?.enableWebAuthn !== true) {
+          problems.push(
+            new ExperimentalFeatureNotEnabled(
+              `Provider "${provider.id}" is WebAuthn, which needs experimental.enableWebAuthn: true`,
+            ),
+          )
+        }
+        break
+      case "email":
+        break
+      default:
+        problems.push(
+          new InvalidProvider(
+            `Provider "${(provider as { id: string }).id}" has an unknown type ${JSON.stringify((provider as { type: unknown }).type)}`,
+          ),
+        )
+    }
+  }
+  if (config.experimental?.enableWebAuthn === true) warnings.push({ code: "experimental-webauthn" })
+}
+
+function hasUrl(value: unknown): boolean {
+  if (typeof value === "string") return true
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { url?: unknown }).url === "string"
+  )
+}
+
+function checkAdapter(
+  adapter: Adapter | undefined,
+  input: AssertInput,
+  problems: AuthError[],
+): void {
+  const kinds = new Set(input.providers.map((p) => p.type))
+  const needs = new Set<string>()
+  if (input.session.strategy === "database") {
+    if (!adapter) {
+      problems.push(
+        new MissingAdapter(
+          'session.strategy "database" needs an adapter: pass `adapter`, or use strategy "jwt"',
+        ),
+      )
+    }
+    for (const m of SESSION_METHODS) needs.add(m)
+  }
+  if (kinds.has("email")) {
+    if (!adapter) {
+      problems.push(
+        new MissingAdapter("Email sign-in stores verification tokens and needs an adapter"),
+      )
+    }
+    for (const m of EMAIL_METHODS) needs.add(m)
+  }
+  if (adapter && (kinds.has("oauth") || kinds.has("oidc"))) {
+    for (const m of OAUTH_METHODS) needs.add(m)
+    if (input.providers.some((p) => (p as { refresh?: unknown }).refresh)) {
+      for (const m of refreshAdapterMethods) needs.add(m)
+    }
+  }
+  if (kinds.has("webauthn")) {
+    if (!adapter) {
+      problems.push(
+        new MissingAdapter(
+          `Passkeys (WebAuthn) store credentials and need an adapter with ${WEBAUTHN_METHODS.join(", ")}`,
+        ),
+      )
+    }
+    for (const m of WEBAUTHN_METHODS) needs.add(m)
+  }
+  if (!adapter) return
+  const missing = [...needs].filter(
+    (m) => typeof (adapter as Record<string, unknown>)[m] !== "function",
+  )
+  if (missing.length > 0) {
+    problems.push(new MissingAdapterMethods(`The adapter lacks: ${missing.sort().join(", ")}`))
+  }
+}
+
+/**
+ * A proof of an address (an email link, a password account's link) claims a row nobody proved
+ * (docs/design/address-ownership.md), removing what a squatter attached. Through an adapter
+ * without some optional methods a claim is refused: named at start-up, not at the first claim.
+ * Passkeys need `deleteAuthenticator` or, as on an Auth.js adapter, `unlinkAccount` (a passkey
+ * signs in through its account row); linked OAuth/OIDC accounts need `listAccountsByUserId`,
+ * which no Auth.js adapter has.
+ */
+function checkClaimMethods(
+  adapter: Adapter | undefined,
+  input: AssertInput,
+  warnings: ConfigWarning[],
+): void {
+  if (!adapter) return
+  const has = (name: string) => typeof (adapter as Record<string, unknown>)[name] === "function"
+  const proofs = input.providers.some(
+    (p) => p.type === "email" || (p as { passwordAccount?: unknown }).passwordAccount,
+  )
+  if (!proofs) return
+  const needs = new Set<string>()
+  const kinds = new Set(input.providers.map((p) => p.type))
+  if (kinds.has("webauthn") && !has("deleteAuthenticator") && !has("unlinkAccount")) {
+    needs.add("unlinkAccount")
+  }
+  if (kinds.has("oauth") || kinds.has("oidc")) {
+    for (const m of ["listAccountsByUserId", "unlinkAccount"]) if (!has(m)) needs.add(m)
+  }
+  if (needs.size > 0) {
+    warnings.push({
+      code: "claim-needs-methods",
+      detail: `(the adapter lacks: ${[...needs].join(", ")})`,
+    })
+  }
+}
+
+/**
+ * What an OAuth/OIDC provider lacks to sign anyone in, naming the variables to set, or
+ * `undefined`. Only this provider's sign-in fails (`InvalidProvider`), so the app starts and the
+ * log says why at once rather than on the first click.
+ */
+function unusableProvider(p: Record<string, unknown>): string | undefined {
+  const key = `AUTH_${envKey(String(p.id))}`
+  const lacks = missingClientCredentials(p)
+  const missing = [
+    ...(lacks.clientId ? [`${key}_ID`] : []),
+    ...(lacks.clientSecret ? [`${key}_SECRET`] : []),
+  ]
+  if (missing.length === 0) return undefined
+  return `Provider "${String(p.id)}" cannot sign anyone in: set ${missing.join(" and ")} (or clientId/clientSecret in its options)`
+}

@@ -1,0 +1,305 @@
+/**
+ * The end of every sign-in, whatever the provider kind: `signIn` callback outcome, user and
+ * account resolution (adapter), a new session (JWT cookie via the `jwt` callback, or a
+ * database row), `signIn` event, redirect to the callback URL or the new-user page.
+ *
+ * OAuth/OIDC, email and WebAuthn callbacks call this once they have verified the user.
+ */
+import { AccessDenied, AuthError } from "../../errors.js"
+import { issueWithinBudget } from "../../features/refresh/session-cookie.js"
+import { withSignInTokens } from "../../features/refresh/sign-in.js"
+import { sealPending } from "../../features/two-factor/pending.js"
+import { firstFactorAmr, secondFactorDue } from "../../features/two-factor/sign-in-step.js"
+import { twoFactorPageUrl } from "../../features/two-factor/urls.js"
+import type { JWT } from "../../jwt.js"
+import type { ProviderConfig } from "../../providers/index.js"
+import type { CallbacksOptions } from "../../types.js"
+import { currentSessionOf } from "../account/current-session.js"
+import { isEmailProven } from "../account/email-ownership.js"
+import { coarseUserAgent } from "../account/user-agent.js"
+import { addCookies, pageUrl, type RequestContext } from "../context.js"
+import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
+import { emitEvent } from "../events.js"
+import { type Outcome, redirect } from "../http/outcome.js"
+import { toLocation } from "../redirect.js"
+import { newSessionClaims, revokeReplacedSession } from "../revocation/index.js"
+import { sessionContext } from "../session/from-request.js"
+import { issueDatabaseSession, issueJwtSession } from "../session/issue.js"
+import { decodeSessionCookie } from "../session/jwt-session.js"
+import type { Account, Profile, User } from "../types/records.js"
+import { resolveLogin } from "./handle-login.js"
+import type { SignInAttempt } from "./sign-in-attempt.js"
+
+export type { SignInAttempt } from "./sign-in-attempt.js"
+
+const userAgentOf = (ctx: RequestContext) => coarseUserAgent(ctx.request.headers.get("user-agent"))
+
+type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
+
+export async function completeSignIn(
+  ctx: RequestContext,
+  provider: ProviderConfig,
+  attempt: SignInAttempt,
+): Promise<Outcome> {
+  const detour = await runSignInCallback(ctx, attempt)
+  if (detour !== undefined) return redirect(detour)
+
+  const { user, account, isNewUser, linkedToCurrent } = await resolveLogin(ctx, provider, attempt)
+  await attempt.afterLogin?.(user)
+  if (linkedToCurrent) return keepCurrentSession(ctx, provider, attempt.callbackUrl)
+  const amr = attempt.amr ?? firstFactorAmr(provider)
+  const signIn: VerifiedSignIn = {
+    user,
+    account,
+    ...(attempt.profile ? { profile: attempt.profile } : {}),
+    isNewUser,
+    amr,
+    callbackUrl: attempt.callbackUrl,
+  }
+  const due = await secondFactorDue(ctx, user, amr)
+  if (due !== undefined) return startSecondFactor(ctx, provider, signIn, due)
+  return issueSignIn(ctx, provider, signIn)
+}
+
+/** A sign-in whose factors are all verified: what the session is issued from. */
+export interface VerifiedSignIn {
+  user: User
+  account: Account | null
+  profile?: Profile
+  isNewUser: boolean
+  /** How the user signed in (RFC 8176): goes into the JWT / the database row. */
+  amr: string[]
+  callbackUrl: string
+  /**
+   * JWT sessions completed after a second factor: the token the `jwt` callback built at the
+   * first factor (the callback is not run twice).
+   */
+  token?: JWT
+}
+
+/**
+ * Whether the session is issued to a row a claim could still take: an adapter's row whose
+ * address nobody proved. A credentials sign-in never is (a password account signs in only once
+ * proven; an app's own credentials are its own to clear), and without an adapter there are no
+ * rows. Such a session is checked against the account's state on every read.
+ */
+function claimable(ctx: RequestContext, provider: ProviderConfig | undefined, user: User): boolean {
+  if (!ctx.config.adapter || provider?.type === "credentials") return false
+  return !isEmailProven(user as { emailVerified?: Date | null })
+}
+
+function defaultTokenOf(user: User): JWT {
+  return {
+    name: user.name ?? null,
+    email: user.email ?? null,
+    picture: user.image ?? null,
+    sub: user.id,
+  }
+}
+
+async function runJwtCallback(ctx: RequestContext, signIn: VerifiedSignIn, token: JWT) {
+  const { user, account, profile, isNewUser } = signIn
+  return ctx.config.callbacks.jwt({
+    token,
+    user,
+    account,
+    ...(profile ? { profile } : {}),
+    isNewUser,
+    trigger: isNewUser ? "signUp" : "signIn",
+  } as JwtParams)
+}
+
+/**
+ * Issues the session (JWT cookie or database row), fires `signIn`, redirects to the callback
+ * URL or the new-user page. `provider` is the first factor's (`undefined` when it is no longer
+ * configured: only the in-token provider tokens depend on it).
+ */
+export async function issueSignIn(
+  ctx: RequestContext,
+  provider: ProviderConfig | undefined,
+  signIn: VerifiedSignIn,
+): Promise<Outcome> {
+  const { config, logger } = ctx
+  const { user, account, isNewUser, amr } = signIn
+  const sctx = sessionContext(ctx)
+  const unproven = claimable(ctx, provider, user)
+
+  if (config.session.strategy === "jwt") {
+    // Read before the new cookie replaces it (only when the browser sent one).
+    const previous =
+      presentSessionCookieNames(ctx.parsed.cookies, ctx.cookies.sessionToken.name).length > 0
+        ? await decodeSessionCookie(sctx)
+        : null
+    const claims = await newSessionClaims(config, logger, user.id, userAgentOf(ctx))
+    const token =
+      signIn.token ??
+      (await runJwtCallback(ctx, signIn, { ...defaultTokenOf(user), ...claims, amr }))
+    if (token === null || token === undefined) {
+      const { name, options } = ctx.cookies.sessionToken
+      addCookies(
+        ctx,
+        clearSessionCookies(options, presentSessionCookieNames(ctx.parsed.cookies, name)),
+      )
+    } else {
+      // The session's identity is the core's: a callback that rebuilt the token keeps it.
+      // `amr` is the core's after a second factor; at a one-step sign-in an app that proves
+      // more itself may say so from its `jwt` callback.
+      const said = signIn.token === undefined && Array.isArray(token.amr) ? token.amr : undefined
+      const session: JWT = {
+        ...token,
+        ...claims,
+        amr: said ?? amr,
+        ...(unproven ? { unproven: true } : {}),
+      }
+      // No adapter: a refreshing provider's tokens ride in the (encrypted) session token.
+      const withTokens =
+        config.adapter || !provider ? session : withSignInTokens(session, provider, account)
+      addCookies(
+        ctx,
+        withTokens === session
+          ? await issueJwtSession(sctx, session)
+          : await issueWithinBudget(sctx, withTokens, provider!.id),
+      )
+      await revokeReplacedSession(config, logger, previous, claims.sid)
+    }
+  } else {
+    if (!user.id) throw new AccessDenied("A database session needs a user id")
+    const { cookies } = await issueDatabaseSession(
+      sctx,
+      { id: user.id, proven: !unproven },
+      {
+        userAgent: userAgentOf(ctx),
+        amr,
+      },
+    )
+    addCookies(ctx, cookies)
+  }
+
+  await emitEvent(config.events, logger, "signIn", {
+    user,
+    account,
+    ...(signIn.profile ? { profile: signIn.profile } : {}),
+    isNewUser,
+  })
+  logger.debug("signed in", {
+    provider: provider?.id,
+    isNewUser,
+    strategy: config.session.strategy,
+    amr,
+  })
+
+  if (isNewUser && config.pages.newUser) {
+    return redirect(pageUrl(ctx, "newUser", { callbackUrl: signIn.callbackUrl }))
+  }
+  return redirect(signIn.callbackUrl)
+}
+
+/**
+ * A passkey or provider account added to the signed-in user: the current session goes on as it
+ * is (a re-issue while it was read keeps its `auth_time` and `amr`), and no `signIn` event
+ * fires: nobody signed in. Then to the callback URL, as after a sign-in.
+ */
+async function keepCurrentSession(
+  ctx: RequestContext,
+  provider: ProviderConfig,
+  callbackUrl: string,
+): Promise<Outcome> {
+  const current = await currentSessionOf(ctx)
+  addCookies(ctx, current.cookies)
+  ctx.logger.debug("account linked to the current session", { provider: provider.id })
+  return redirect(callbackUrl)
+}
+
+/**
+ * The first factor passed and a second is due: no session yet, only the sealed pending state
+ * (the request's previous session ends here, as any new sign-in replaces it), then the code page.
+ * JWT sessions run the `jwt` callback now, while `account` and `profile` are at hand.
+ */
+async function startSecondFactor(
+  ctx: RequestContext,
+  provider: ProviderConfig,
+  signIn: VerifiedSignIn,
+  step: "verify" | "enroll",
+): Promise<Outcome> {
+  const { config } = ctx
+  let tok: JWT | undefined
+  if (config.session.strategy === "jwt") {
+    const token = await runJwtCallback(ctx, signIn, defaultTokenOf(signIn.user))
+    if (token === null || token === undefined) {
+      ctx.logger.debug("jwt callback returned null: no session")
+      return redirect(signIn.callbackUrl)
+    }
+    tok = token
+  }
+  await endPreviousSession(ctx)
+  const { account } = signIn
+  addCookies(
+    ctx,
+    await sealPending(ctx, {
+      uid: signIn.user.id!,
+      step,
+      amr: signIn.amr,
+      cb: signIn.callbackUrl,
+      pid: provider.id,
+      ...(signIn.isNewUser ? { nu: true } : {}),
+      ...(tok ? { tok } : {}),
+      ...(account
+        ? {
+            acct: {
+              provider: account.provider,
+              type: account.type,
+              providerAccountId: account.providerAccountId,
+            },
+          }
+        : {}),
+    }),
+  )
+  ctx.logger.debug("second factor pending", { provider: provider.id, step })
+  return redirect(twoFactorPageUrl(ctx))
+}
+
+async function endPreviousSession(ctx: RequestContext): Promise<void> {
+  const { name, options } = ctx.cookies.sessionToken
+  const present = presentSessionCookieNames(ctx.parsed.cookies, name)
+  if (present.length === 0) return
+  const previous = ctx.parsed.cookies[name]
+  if (ctx.config.session.strategy === "database" && previous) {
+    try {
+      await ctx.config.adapter!.deleteSession!(previous)
+    } catch {
+      // Already gone: nothing left to end.
+    }
+  }
+  addCookies(ctx, clearSessionCookies(options, present))
+}
+
+/**
+ * The `signIn` callback's verdict: `true` (or any non-string truthy value) continues and gives
+ * `undefined`; a string is a redirect target (through the `redirect` callback); `false` → an
+ * `AccessDenied`; a throw → that `AuthError` unchanged, anything else → `AccessDenied` carrying
+ * the original message (and the error as `cause`).
+ */
+async function runSignInCallback(
+  ctx: RequestContext,
+  attempt: SignInAttempt,
+): Promise<string | undefined> {
+  let verdict: boolean | string
+  try {
+    verdict = await ctx.config.callbacks.signIn({
+      user: attempt.user,
+      account: attempt.account,
+      ...(attempt.profile ? { profile: attempt.profile } : {}),
+      ...(attempt.credentials ? { credentials: attempt.credentials } : {}),
+    })
+  } catch (error) {
+    if (error instanceof AuthError) throw error
+    const message = error instanceof Error ? error.message : String(error)
+    throw new AccessDenied(message, { cause: error })
+  }
+  if (typeof verdict === "string") {
+    const chosen = await ctx.config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin })
+    return toLocation(chosen, ctx.origin)
+  }
+  if (!verdict) throw new AccessDenied("The signIn callback refused this user")
+  return undefined
+}

@@ -1,2 +1,0 @@
-/** `GET /webauthn-options/<provider>`: see `lib/webauthn/options.ts`. */
-export { webauthnOptionsAction } from "../webauthn/options.js"
