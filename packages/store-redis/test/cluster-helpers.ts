@@ -8,8 +8,10 @@ import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
 import { promisify } from "node:util"
+import { createCluster } from "@redis/client"
 import { freePort, spawnRedisServer } from "./helpers.js"
 
 const run = promisify(execFile)
@@ -208,4 +210,32 @@ export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Pr
     throw error
   }
   return cluster
+}
+
+/** A cluster client as an app would make one (errors logged, not thrown from the emitter). */
+export async function connectCluster(cluster: TestCluster) {
+  const client = createCluster({
+    rootNodes: cluster.rootNodes,
+    defaults: { socket: { connectTimeout: 1000 }, disableOfflineQueue: true },
+  })
+  client.on("error", () => {})
+  await client.connect()
+  return client
+}
+export type ClusterClient = Awaited<ReturnType<typeof connectCluster>>
+
+/**
+ * The longest this process's event loop stalled between `start` and `stop()`, in ms: time a
+ * busy machine did not run the test at all, which no store can prevent and a time bound of a
+ * test must allow for.
+ */
+export function watchStalls(): { stop(): number } {
+  const delays = monitorEventLoopDelay({ resolution: 10 })
+  delays.enable()
+  return {
+    stop() {
+      delays.disable()
+      return delays.max / 1e6
+    },
+  }
 }

@@ -6,28 +6,20 @@
  * and a master frozen (SIGSTOP): every call answers (a typed error at worst), no single-use
  * key is accepted twice, and calls succeed again after the failover.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
 import { StoreError, StoreTimeout } from "@latchkey/core/errors"
 import { runStoreContract } from "@latchkey/store-test"
-import { createCluster } from "@redis/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
-import { startCluster, type TestCluster } from "./cluster-helpers.js"
+import {
+  type ClusterClient,
+  connectCluster,
+  startCluster,
+  type TestCluster,
+  watchStalls,
+} from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
-
-/** A cluster client as an app would make one (errors logged, not thrown from the emitter). */
-async function connectCluster(cluster: TestCluster) {
-  const client = createCluster({
-    rootNodes: cluster.rootNodes,
-    defaults: { socket: { connectTimeout: 1000 }, disableOfflineQueue: true },
-  })
-  client.on("error", () => {})
-  await client.connect()
-  return client
-}
-type Cluster = Awaited<ReturnType<typeof connectCluster>>
 
 if (!hasRedisServer) {
   describe.skip("RedisStore on Redis Cluster (redis-server is not installed)", () => {
@@ -35,9 +27,9 @@ if (!hasRedisServer) {
   })
 } else {
   let cluster: TestCluster
-  let client: Cluster
+  let client: ClusterClient
   const stores: RedisStore[] = []
-  const storeOn = (c: Cluster, options: { commandTimeoutMs?: number } = {}) => {
+  const storeOn = (c: ClusterClient, options: { commandTimeoutMs?: number } = {}) => {
     const store = new RedisStore({ client: c, prefix: uniquePrefix("cluster"), ...options })
     stores.push(store)
     return store
@@ -169,16 +161,14 @@ if (!hasRedisServer) {
         await sleep(2)
       }
     }
-    const stalls = monitorEventLoopDelay({ resolution: 10 })
-    stalls.enable()
+    const stalls = watchStalls()
     const workers = Array.from({ length: 8 }, (_, w) => worker(w))
     await sleep(500)
     await disturb()
     await sleep(ms)
     stop = true
     await Promise.all(workers)
-    stalls.disable()
-    return { outcomes, hits, accepted, stalledMs: stalls.max / 1e6 }
+    return { outcomes, hits, accepted, stalledMs: stalls.stop() }
   }
 
   /** Every call answered: a boolean / a result, or a StoreError (a typed error) — nothing else. */
