@@ -114,8 +114,13 @@ function configValue(reply: unknown, name: string): string | undefined {
   return undefined
 }
 
+/**
+ * A command that got no answer in time: ours, a `DOMException` from `AbortSignal.timeout`, or
+ * node-redis's own `TimeoutError` (whose `name` stays "Error": its class names it).
+ */
 const isTimeout = (error: unknown) =>
-  error instanceof Error && (error.name === "TimeoutError" || error.name.endsWith("TimeoutError"))
+  error instanceof Error &&
+  (error.name.endsWith("TimeoutError") || error.constructor.name === "TimeoutError")
 
 /** Redis's answer to a write when `maxmemory` is reached under `noeviction`. */
 const isOutOfMemory = (error: unknown) => String(error).includes("OOM command not allowed")
