@@ -2,8 +2,9 @@
  * The store's two ways to reach Redis behind one interface: a single node-redis client
  * (`createClient`), or a node-redis cluster client (`createCluster`), whose `sendCommand`
  * takes the routing key first. The cluster side also knows which master serves a key (so a
- * timeout pauses that node only) and recovers from a frozen master, which node-redis does not
- * do by itself.
+ * timeout pauses that node only), sends writes that wait for a replica on connections of
+ * their own (`replica-confirm.ts`), and recovers from a frozen master, which node-redis does
+ * not do by itself.
  *
  * **The frozen master.** A master that stops answering on an open connection (SIGSTOP, a
  * hung host) keeps its connection "ready": node-redis sends it every command for its slots,
@@ -15,7 +16,9 @@
  * serves any slot the store sends through the fresh client. The app's client is left as it
  * is; replacement clients the store made are destroyed when replaced or on `close()`.
  */
+import { within } from "./deadline.js"
 import { keySlot } from "./key-slot.js"
+import { type ConfirmedReply, type LaneConnection, ReplicaLanes } from "./replica-confirm.js"
 
 /** node-redis's single-node client, as far as the store uses it. */
 export interface RedisCommandClient {
@@ -27,14 +30,23 @@ export interface RedisCommandClient {
   readonly isReady?: boolean
 }
 
-interface ClusterNodeView {
+/** A cluster node's own connection (a node-redis single-node client), once made. */
+interface NodeClient {
+  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>
+  readonly isReady?: boolean
+  /** A new, unconnected client to the same node with the same options (and these overrides). */
+  duplicate?(overrides?: { disableOfflineQueue?: boolean }): NodeClient & {
+    connect(): Promise<unknown>
+    destroy(): void
+    on?(event: "error", listener: (error: unknown) => void): unknown
+  }
+}
+
+export interface ClusterNodeView {
   readonly address: string
   readonly host?: string
   readonly port?: number
-  /** The node's own connection, once made. */
-  readonly client?: {
-    sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>
-  }
+  readonly client?: NodeClient
 }
 
 /** node-redis's cluster client (`createCluster`, v5 or later), as far as the store uses it. */
@@ -50,10 +62,17 @@ export interface RedisClusterCommandClient {
   readonly slots: readonly ({ readonly master: ClusterNodeView } | undefined)[]
   readonly masters: readonly ClusterNodeView[]
   readonly replicas?: readonly ClusterNodeView[]
+  /** The node's connection, made now if the client has none yet (`minimizeConnections`). */
+  nodeClient?(node: ClusterNodeView): Promise<NodeClient>
   /** A new, unconnected cluster client with the same options (and these overrides). */
-  duplicate?(overrides?: {
-    rootNodes?: { socket: { host: string; port: number } }[]
-  }): RedisClusterCommandClient & { connect(): Promise<unknown>; destroy(): void }
+  duplicate?(overrides?: { rootNodes?: { socket: { host: string; port: number } }[] }): OwnedCluster
+}
+
+/** A cluster client the store made (and so closes). */
+export type OwnedCluster = RedisClusterCommandClient & {
+  connect(): Promise<unknown>
+  destroy(): void
+  on?(event: "error", listener: (error: unknown) => void): unknown
 }
 
 export const isClusterClient = (
@@ -72,12 +91,6 @@ export interface Transport {
     args: string[],
     timeoutMs: number,
   ): Promise<unknown>
-  /**
-   * One command on the very connection to the node serving `key`, bypassing the cluster
-   * client's routing policies: node-redis sends `WAIT` to every master and keeps the lowest
-   * answer, but `WAIT` must ask the node (and connection) that took our write.
-   */
-  sendOnKeyNode(key: string, args: string[], timeoutMs: number): Promise<unknown>
   /** A command to `node` timed out (the cluster side starts its recovery). */
   timedOut(node: string): void
   close(): void
@@ -91,7 +104,6 @@ export function singleNode(client: RedisCommandClient): Transport {
     },
     nodeOf: () => "",
     send: (_firstKey, _readonly, args, timeout) => client.sendCommand(args, { timeout }),
-    sendOnKeyNode: (_key, args, timeout) => client.sendCommand(args, { timeout }),
     timedOut: () => {},
     close: () => {},
   }
@@ -109,9 +121,10 @@ export function groupBySlot(keys: readonly string[]): number[][] {
   return [...groups.values()]
 }
 
-type OwnedCluster = RedisClusterCommandClient & { connect(): Promise<unknown>; destroy(): void }
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A Redis error reply saying the key's slot is served elsewhere now. */
+const isRedirect = (error: unknown) => /^(MOVED|ASK) /.test(String((error as Error)?.message))
 
 export class ClusterTransport implements Transport {
   readonly cluster = true
@@ -120,15 +133,27 @@ export class ClusterTransport implements Transport {
   #owned: OwnedCluster | undefined
   #recovery: Promise<void> | undefined
   #closed = false
+  readonly #commandTimeoutMs: number
   readonly #connectTimeoutMs: number
   readonly #recoveryMs: number
+  readonly #lanes: ReplicaLanes
 
   constructor(
     client: RedisClusterCommandClient,
-    options: { connectTimeoutMs: number; recoveryMs: number },
+    options: {
+      connectTimeoutMs: number
+      recoveryMs: number
+      commandTimeoutMs: number
+      replicaConfirmMs: number
+    },
   ) {
     this.#client = client
+    this.#commandTimeoutMs = options.commandTimeoutMs
     this.#connectTimeoutMs = options.connectTimeoutMs
+    this.#lanes = new ReplicaLanes({
+      confirmMs: options.replicaConfirmMs,
+      commandTimeoutMs: options.commandTimeoutMs,
+    })
     this.#recoveryMs = options.recoveryMs
   }
 
@@ -145,10 +170,36 @@ export class ClusterTransport implements Transport {
     return this.#client.sendCommand(firstKey, readonly, args, { timeout })
   }
 
-  sendOnKeyNode(key: string, args: string[], timeout: number): Promise<unknown> {
-    const node = this.#client.slots[keySlot(key)]?.master.client
-    if (!node) return Promise.reject(new Error("no connection to the node serving the key"))
-    return node.sendCommand(args, { timeout })
+  /**
+   * A write on the store's own connection to the key's master, confirmed by a replica when
+   * `needsConfirm(reply)` (see `replica-confirm.ts`). Not sent once `deadline` (epoch ms) has
+   * passed. A `MOVED` reply (the slot is served elsewhere now) is refused, and a read of the
+   * key through the app's client makes node-redis follow it and reread its slot map, so the
+   * next write goes to the right master.
+   */
+  async sendConfirmed(
+    key: string,
+    args: string[],
+    needsConfirm: (reply: unknown) => boolean,
+    deadline: number,
+  ): Promise<ConfirmedReply> {
+    const client = this.#client
+    const master = client.slots[keySlot(key)]?.master
+    if (!master) throw new Error("no node serves the key's slot")
+    try {
+      return await this.#lanes.write(
+        master.address,
+        () => this.#openLane(client, master),
+        args,
+        needsConfirm,
+        deadline,
+      )
+    } catch (error) {
+      if (isRedirect(error)) {
+        this.send(key, false, ["EXISTS", key], this.#commandTimeoutMs).catch(() => {})
+      }
+      throw error
+    }
   }
 
   timedOut(node: string): void {
@@ -160,8 +211,40 @@ export class ClusterTransport implements Transport {
 
   close(): void {
     this.#closed = true
+    this.#lanes.close()
     this.#owned?.destroy()
     this.#owned = undefined
+  }
+
+  /** A connection of the store's own to `master`: a duplicate of the client's own to it. */
+  async #openLane(
+    client: RedisClusterCommandClient,
+    master: ClusterNodeView,
+  ): Promise<LaneConnection> {
+    const base = master.client ?? (await client.nodeClient?.(master))
+    if (typeof base?.duplicate !== "function") {
+      throw new Error("the cluster client cannot open a connection to the node")
+    }
+    // Offline queue off: while this connection is down, a write fails at once instead of
+    // waiting out its time in a queue.
+    const connection = base.duplicate({ disableOfflineQueue: true })
+    connection.on?.("error", () => {})
+    try {
+      // Bounded: a frozen node accepts the TCP connection (its backlog) and never says hello.
+      await within(
+        connection.connect(),
+        this.#connectTimeoutMs,
+        () => new Error("connecting to the node timed out"),
+      )
+    } catch (error) {
+      connection.destroy()
+      throw error
+    }
+    if (this.#closed) {
+      connection.destroy()
+      throw new Error("the store was closed")
+    }
+    return connection
   }
 
   /**
@@ -179,7 +262,7 @@ export class ClusterTransport implements Transport {
         .filter((n) => n.address !== node && n.host !== undefined && n.port !== undefined)
         .map((n) => ({ socket: { host: n.host!, port: n.port! } }))
       const fresh = current.duplicate!(others.length > 0 ? { rootNodes: others } : undefined)
-      ;(fresh as unknown as { on?: (e: string, f: () => void) => void }).on?.("error", () => {})
+      fresh.on?.("error", () => {})
       let timer: ReturnType<typeof setTimeout> | undefined
       try {
         await Promise.race([
@@ -193,6 +276,7 @@ export class ClusterTransport implements Transport {
           this.#client = fresh
           this.#owned = fresh
           previous?.destroy()
+          this.#lanes.retain(new Set(fresh.masters.map((m) => m.address)))
           return
         }
       } catch {
