@@ -3,19 +3,11 @@
  * (`createClient`), or a node-redis cluster client (`createCluster`), whose `sendCommand`
  * takes the routing key first. The cluster side also knows which master serves a key (so a
  * timeout pauses that node only), sends writes that wait for a replica on connections of
- * their own (`replica-confirm.ts`), and recovers from a frozen master, which node-redis does
- * not do by itself.
- *
- * **The frozen master.** A master that stops answering on an open connection (SIGSTOP, a
- * hung host) keeps its connection "ready": node-redis sends it every command for its slots,
- * and nothing tells it the replica was promoted (no MOVED ever comes back from a node that
- * does not answer). Its own slot-map refresh can even ask the frozen node and wait on it with
- * no timeout, and later refreshes wait on that one. So after a command to a node times out,
- * the store builds a fresh cluster client of its own (`duplicate()`, rooted at the other
- * nodes, connect bounded by a timer) and checks its slot map: once the frozen node no longer
- * serves any slot the store sends through the fresh client. The app's client is left as it
- * is; replacement clients the store made are destroyed when replaced or on `close()`.
+ * their own (`replica-confirm.ts`), and gets away from a failed master sooner than node-redis
+ * does by itself (`cluster-recovery.ts`). The app's client is left as it is; the connections
+ * and the replacement client the store made are closed when replaced or on `close()`.
  */
+import { ClusterRecovery } from "./cluster-recovery.js"
 import { within } from "./deadline.js"
 import { keySlot } from "./key-slot.js"
 import { type ConfirmedReply, type LaneConnection, ReplicaLanes } from "./replica-confirm.js"
@@ -91,8 +83,10 @@ export interface Transport {
     args: string[],
     timeoutMs: number,
   ): Promise<unknown>
-  /** A command to `node` timed out (the cluster side starts its recovery). */
+  /** A command to `node` timed out (the cluster side watches it). */
   timedOut(node: string): void
+  /** A command to `node` failed without an answer from Redis (the cluster side checks why). */
+  failed(node: string): void
   close(): void
 }
 
@@ -105,6 +99,7 @@ export function singleNode(client: RedisCommandClient): Transport {
     nodeOf: () => "",
     send: (_firstKey, _readonly, args, timeout) => client.sendCommand(args, { timeout }),
     timedOut: () => {},
+    failed: () => {},
     close: () => {},
   }
 }
@@ -121,8 +116,6 @@ export function groupBySlot(keys: readonly string[]): number[][] {
   return [...groups.values()]
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 /** A Redis error reply saying the key's slot is served elsewhere now. */
 const isRedirect = (error: unknown) => /^(MOVED|ASK) /.test(String((error as Error)?.message))
 
@@ -131,12 +124,11 @@ export class ClusterTransport implements Transport {
   #client: RedisClusterCommandClient
   /** The replacement the store built (destroyed when replaced again, or on close). */
   #owned: OwnedCluster | undefined
-  #recovery: Promise<void> | undefined
   #closed = false
   readonly #commandTimeoutMs: number
   readonly #connectTimeoutMs: number
-  readonly #recoveryMs: number
   readonly #lanes: ReplicaLanes
+  readonly #recovery: ClusterRecovery
 
   constructor(
     client: RedisClusterCommandClient,
@@ -154,7 +146,14 @@ export class ClusterTransport implements Transport {
       confirmMs: options.replicaConfirmMs,
       commandTimeoutMs: options.commandTimeoutMs,
     })
-    this.#recoveryMs = options.recoveryMs
+    this.#recovery = new ClusterRecovery(
+      {
+        current: () => this.#client,
+        switchTo: (fresh) => this.#switchTo(fresh),
+        isClosed: () => this.#closed,
+      },
+      { connectTimeoutMs: options.connectTimeoutMs, recoveryMs: options.recoveryMs },
+    )
   }
 
   get isReady() {
@@ -203,10 +202,13 @@ export class ClusterTransport implements Transport {
   }
 
   timedOut(node: string): void {
-    if (node === "" || this.#closed || typeof this.#client.duplicate !== "function") return
-    this.#recovery ??= this.#recover(node).finally(() => {
-      this.#recovery = undefined
-    })
+    if (!this.#closed) this.#recovery.watch(node)
+  }
+
+  failed(node: string): void {
+    if (this.#closed) return
+    const master = this.#client.masters.find((m) => m.address === node)
+    if (master?.client?.isReady === false) this.#recovery.watch(node)
   }
 
   close(): void {
@@ -247,45 +249,11 @@ export class ClusterTransport implements Transport {
     return connection
   }
 
-  /**
-   * Until `node` serves no slot in a freshly read slot map (its replica promoted), or the
-   * recovery window ends: build a client rooted at the other nodes, connect it within the
-   * bound, and switch to it once the map has moved on. A fresh client that still sees `node`
-   * as a master (the failover has not happened yet) is dropped and the next try waits a bit.
-   */
-  async #recover(node: string): Promise<void> {
-    const deadline = Date.now() + this.#recoveryMs
-    while (!this.#closed && Date.now() < deadline) {
-      const current = this.#client
-      if (!current.masters.some((m) => m.address === node)) return // already moved on
-      const others = [...current.masters, ...(current.replicas ?? [])]
-        .filter((n) => n.address !== node && n.host !== undefined && n.port !== undefined)
-        .map((n) => ({ socket: { host: n.host!, port: n.port! } }))
-      const fresh = current.duplicate!(others.length > 0 ? { rootNodes: others } : undefined)
-      fresh.on?.("error", () => {})
-      let timer: ReturnType<typeof setTimeout> | undefined
-      try {
-        await Promise.race([
-          fresh.connect(),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error("connect timed out")), this.#connectTimeoutMs)
-          }),
-        ])
-        if (!this.#closed && !fresh.masters.some((m) => m.address === node)) {
-          const previous = this.#owned
-          this.#client = fresh
-          this.#owned = fresh
-          previous?.destroy()
-          this.#lanes.retain(new Set(fresh.masters.map((m) => m.address)))
-          return
-        }
-      } catch {
-        // Could not read a slot map in time: try again.
-      } finally {
-        clearTimeout(timer)
-      }
-      if (this.#owned !== fresh) fresh.destroy()
-      await sleep(Math.min(250, this.#connectTimeoutMs))
-    }
+  #switchTo(fresh: OwnedCluster): void {
+    const previous = this.#owned
+    this.#client = fresh
+    this.#owned = fresh
+    previous?.destroy()
+    this.#lanes.retain(new Set(fresh.masters.map((m) => m.address)))
   }
 }

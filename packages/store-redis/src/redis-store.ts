@@ -20,7 +20,7 @@
  *   `getMany` one `MGET` per slot, `consumeOnce`/`set` confirmed on a replica (`WAIT 1`, on a
  *   connection of the store's own so a slow replica holds up nothing else) so a failover
  *   cannot forget a marker already answered for, a timeout pauses only the node that timed
- *   out, and a frozen master is left behind once its replica is promoted.
+ *   out, and a frozen or dead master is left behind once its replica is promoted.
  */
 import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
 import {
@@ -88,8 +88,9 @@ export interface RedisStoreOptions {
    */
   replicaConfirmMs?: number
   /**
-   * Redis Cluster only: after a command to a master times out, how long the store keeps
-   * trying to read a slot map without it (a frozen master's replica promoted). Default 30 s.
+   * Redis Cluster only: after a command to a master times out or finds its connection down,
+   * how long the store watches the slot map for its replica's promotion (and then sends
+   * through a client that knows it). Default 30 s.
    */
   clusterRecoveryMs?: number
 }
@@ -187,7 +188,7 @@ export class RedisStore implements Store {
 
   /**
    * Ends what the store itself started: on Redis Cluster, its connections for replica-confirmed
-   * writes and the replacement client it may have built to get away from a frozen master. The
+   * writes and the replacement client it may have built to get away from a failed master. The
    * app's own client is the app's to close.
    */
   close(): void {
@@ -420,7 +421,8 @@ export class RedisStore implements Store {
   /**
    * The command raced against a timer of ours (the client's own timeout is asked for too, but
    * a client may hold commands in its offline queue while it reconnects). A timeout pauses the
-   * node and starts the transport's recovery.
+   * node and has the transport watch it; any other failure without Redis's answer, the
+   * transport checks (a lost connection is watched too).
    */
   async #timed(
     operation: string,
@@ -437,6 +439,8 @@ export class RedisStore implements Store {
       if (failure instanceof StoreTimeout) {
         this.#pausedUntil.set(node, Date.now() + this.#pauseMs)
         this.#client.timedOut(node)
+      } else {
+        this.#client.failed(node)
       }
       throw failure
     }
