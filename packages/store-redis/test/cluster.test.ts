@@ -190,6 +190,21 @@ if (!hasRedisServer) {
   /** A `hit` answered: a result saying whether it is allowed. */
   const isHitResult = (r: unknown) => typeof (r as { allowed?: unknown })?.allowed === "boolean"
 
+  /**
+   * Each distinct failure with its cause and how often it came. The first failure alone (all a
+   * loaded CI run once reported: "Redis refused the store's consumeOnce command") cannot tell
+   * which node's slots stayed down, or why.
+   */
+  function tally(failures: unknown[]) {
+    const counts = new Map<string, number>()
+    for (const failure of failures) {
+      const cause = (failure as { cause?: unknown })?.cause
+      const text = `${String(failure)}${cause ? ` (cause: ${String(cause)})` : ""}`
+      counts.set(text, (counts.get(text) ?? 0) + 1)
+    }
+    return [...counts].map(([text, n]) => `${n} × ${text}`).join("; ")
+  }
+
   /** Service back: fresh single-use keys and counters work again within `withinMs`. */
   async function serviceBack(store: RedisStore, withinMs: number) {
     const started = Date.now()
@@ -203,8 +218,9 @@ if (!hasRedisServer) {
         return Date.now() - started
       }
       if (Date.now() - started > withinMs) {
+        const failures = [...results, hit].filter((r) => r !== true && !isHitResult(r))
         throw new Error(
-          `service not back within ${withinMs} ms: ${String(results.find((r) => r !== true))}`,
+          `service not back within ${withinMs} ms: ${failures.length} of 31 calls failed: ${tally(failures)}`,
         )
       }
       await sleep(200)
