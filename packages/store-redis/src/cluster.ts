@@ -57,7 +57,10 @@ export interface RedisClusterCommandClient {
   /** The node's connection, made now if the client has none yet (`minimizeConnections`). */
   nodeClient?(node: ClusterNodeView): Promise<NodeClient>
   /** A new, unconnected cluster client with the same options (and these overrides). */
-  duplicate?(overrides?: { rootNodes?: { socket: { host: string; port: number } }[] }): OwnedCluster
+  duplicate?(overrides?: {
+    rootNodes?: { socket: { host: string; port: number } }[]
+    minimizeConnections?: boolean
+  }): OwnedCluster
 }
 
 /** A cluster client the store made (and so closes). */
