@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
 import { promisify } from "node:util"
 import { createCluster } from "@redis/client"
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest"
 import { freePort, spawnRedisServer } from "./helpers.js"
 
 const run = promisify(execFile)
@@ -223,6 +224,38 @@ export async function connectCluster(cluster: TestCluster) {
   return client
 }
 export type ClusterClient = Awaited<ReturnType<typeof connectCluster>>
+
+/**
+ * A test cluster (`cluster-node-timeout 1000`) and an app's client to it, for a test file:
+ * started before its tests (`"file"`) or before each (`"test"`, for tests that fail a node),
+ * and stopped after them once what was handed to `onStop` (stores, clients) is closed.
+ */
+export function useTestCluster(scope: "file" | "test") {
+  let cluster: TestCluster | undefined
+  let client: ClusterClient | undefined
+  const closers: (() => unknown)[] = []
+  const [before, after] = scope === "file" ? [beforeAll, afterAll] : [beforeEach, afterEach]
+  before(async () => {
+    cluster = await startCluster({ nodeTimeoutMs: 1000 })
+    client = await connectCluster(cluster)
+  }, 60_000)
+  after(async () => {
+    for (const close of closers.splice(0)) await close()
+    client?.destroy()
+    await cluster?.stop()
+  }, 30_000)
+  return {
+    get cluster() {
+      return cluster!
+    },
+    get client() {
+      return client!
+    },
+    onStop(close: () => unknown) {
+      closers.push(close)
+    },
+  }
+}
 
 /**
  * The longest this process's event loop stalled between `start` and `stop()`, in ms: time a

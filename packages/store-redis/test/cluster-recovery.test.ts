@@ -16,17 +16,10 @@
 import { setTimeout as sleep } from "node:timers/promises"
 import { StoreTimeout } from "@latchkey/core/errors"
 import { createClient } from "@redis/client"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
-import {
-  type ClusterClient,
-  type ClusterNode,
-  connectCluster,
-  startCluster,
-  type TestCluster,
-  watchStalls,
-} from "./cluster-helpers.js"
+import { type ClusterNode, connectCluster, useTestCluster, watchStalls } from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
 
 /** A node-redis client to one node, for the test's own questions (opened before counting). */
@@ -64,31 +57,23 @@ if (!hasRedisServer) {
   })
 } else {
   // Each test fails a node: each gets a cluster of its own.
-  let cluster: TestCluster
-  let client: ClusterClient
-  const closers: (() => unknown)[] = []
-  beforeEach(async () => {
-    cluster = await startCluster({ nodeTimeoutMs: 1000 })
-    client = await connectCluster(cluster)
-  }, 60_000)
-  afterEach(async () => {
-    for (const close of closers.splice(0)) await close()
-    client?.destroy()
-    await cluster?.stop()
-  }, 30_000)
+  const setup = useTestCluster("test")
 
-  /** A store on the test's client, closed after the test. */
-  function storeOn(c: ClusterClient, commandTimeoutMs: number) {
+  /** A store on a client of its own (as a second app instance), both closed after the test. */
+  async function ownStore(commandTimeoutMs: number) {
+    const own = await connectCluster(setup.cluster)
+    setup.onStop(() => own.destroy())
     const prefix = uniquePrefix("recovery")
-    const store = new RedisStore({ client: c, prefix, commandTimeoutMs })
-    closers.push(() => store.close())
+    const store = new RedisStore({ client: own, prefix, commandTimeoutMs })
+    setup.onStop(() => store.close())
+    await setup.cluster.refresh()
     return { store, prefix }
   }
 
   /** A hash tag ("{t7}") that puts the store's keys on `master`'s slots. */
   function tagOn(prefix: string, master: ClusterNode) {
     for (let i = 0; ; i++) {
-      if (cluster.masterOf(keySlot(`${prefix}{t${i}}`)) === master) return `{t${i}}`
+      if (setup.cluster.masterOf(keySlot(`${prefix}{t${i}}`)) === master) return `{t${i}}`
     }
   }
 
@@ -123,8 +108,8 @@ if (!hasRedisServer) {
     tag: string,
     fail: () => void,
   ) {
-    const watcher = await nodeClient((await cluster.replicaOf(victim)).port)
-    closers.push(() => watcher.destroy())
+    const watcher = await nodeClient((await setup.cluster.replicaOf(victim)).port)
+    setup.onStop(() => watcher.destroy())
     let stop = false
     let promotedAt: number | undefined
     const promotion = (async () => {
@@ -165,12 +150,14 @@ if (!hasRedisServer) {
 
   describe("RedisStore on Redis Cluster: recovery from a failed master", () => {
     it("a timeout on a busy but healthy master opens no connection, and the store answers once the master does", async () => {
-      const { store, prefix } = storeOn(client, 300)
-      await cluster.refresh()
-      const master = cluster.masterOf(keySlot(`${prefix}{t}`))
+      const prefix = uniquePrefix("busy")
+      const store = new RedisStore({ client: setup.client, prefix, commandTimeoutMs: 300 })
+      setup.onStop(() => store.close())
+      await setup.cluster.refresh()
+      const master = setup.cluster.masterOf(keySlot(`${prefix}{t}`))
       await store.set("{t}k", "v", 60_000) // its own connections, made before counting
-      const counters = await Promise.all(cluster.nodes.map((n) => nodeClient(n.port)))
-      closers.push(() => {
+      const counters = await Promise.all(setup.cluster.nodes.map((n) => nodeClient(n.port)))
+      setup.onStop(() => {
         for (const c of counters) c.destroy()
       })
       const before = await connectionsAccepted(counters)
@@ -190,11 +177,8 @@ if (!hasRedisServer) {
     }, 60_000)
 
     it("killed (SIGKILL): calls on its slots resume within 1 s of its replica's promotion", async () => {
-      const own = await connectCluster(cluster)
-      closers.push(() => own.destroy())
-      const { store, prefix } = storeOn(own, 500)
-      await cluster.refresh()
-      const victim = cluster.nodes.find((n) => n.role === "master")!
+      const { store, prefix } = await ownStore(500)
+      const victim = setup.cluster.nodes.find((n) => n.role === "master")!
       const { resumeMs, stalledMs } = await resumeAfterPromotion(
         store,
         victim,
@@ -209,11 +193,8 @@ if (!hasRedisServer) {
     }, 90_000)
 
     it("frozen (SIGSTOP) just after another master let a command time out: its slots still resume within 1 s of the promotion", async () => {
-      const own = await connectCluster(cluster)
-      closers.push(() => own.destroy())
-      const { store, prefix } = storeOn(own, 300)
-      await cluster.refresh()
-      const [busy, victim] = cluster.nodes.filter((n) => n.role === "master")
+      const { store, prefix } = await ownStore(300)
+      const [busy, victim] = setup.cluster.nodes.filter((n) => n.role === "master")
       const busyTag = tagOn(prefix, busy!)
       await store.get(`${busyTag}k`) // the eviction-policy check, before the busy script
       await timeOutOn(store, busy!, `${busyTag}k`)
@@ -221,7 +202,7 @@ if (!hasRedisServer) {
         store,
         victim!,
         tagOn(prefix, victim!),
-        () => cluster.freeze(victim!),
+        () => setup.cluster.freeze(victim!),
       )
       console.info(`cluster freeze: calls resumed ${Math.round(resumeMs)} ms after the promotion`)
       // As for the kill; the old recovery, busy with the first master for 30 s, was 20 s late.

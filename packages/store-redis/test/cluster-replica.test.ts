@@ -8,17 +8,10 @@
  */
 import { setTimeout as sleep } from "node:timers/promises"
 import { StoreError } from "@latchkey/core/errors"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { RedisStore, type RedisStoreOptions } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
-import {
-  type ClusterClient,
-  type ClusterNode,
-  connectCluster,
-  startCluster,
-  type TestCluster,
-  watchStalls,
-} from "./cluster-helpers.js"
+import { type ClusterNode, useTestCluster, watchStalls } from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
 
 /** A call's outcome (its value or its error), and when it settled. */
@@ -37,36 +30,25 @@ if (!hasRedisServer) {
     it("needs redis-server and redis-cli on the PATH", () => {})
   })
 } else {
-  let cluster: TestCluster
-  let client: ClusterClient
-  const stores: RedisStore[] = []
-  beforeAll(async () => {
-    cluster = await startCluster({ nodeTimeoutMs: 1000 })
-    client = await connectCluster(cluster)
-  }, 60_000)
-  afterAll(async () => {
-    for (const store of stores) store.close()
-    client?.destroy()
-    await cluster?.stop()
-  }, 30_000)
+  const setup = useTestCluster("file")
 
   /** A store whose keys all hash to one slot ("{t}"), and the master serving it. */
   async function storeOnOneMaster(options: Partial<RedisStoreOptions> = {}) {
     const prefix = uniquePrefix("replica")
-    const store = new RedisStore({ client, prefix, ...options })
-    stores.push(store)
-    await cluster.refresh()
-    const master = cluster.masterOf(keySlot(`${prefix}{t}`))
+    const store = new RedisStore({ client: setup.client, prefix, ...options })
+    setup.onStop(() => store.close())
+    await setup.cluster.refresh()
+    const master = setup.cluster.masterOf(keySlot(`${prefix}{t}`))
     return { store, master }
   }
 
   /** Runs `during` with `replica` frozen, and thaws it whatever happens. */
   async function withFrozen<T>(replica: ClusterNode, during: () => Promise<T>): Promise<T> {
-    cluster.freeze(replica)
+    setup.cluster.freeze(replica)
     try {
       return await during()
     } finally {
-      cluster.thaw(replica)
+      setup.cluster.thaw(replica)
     }
   }
 
@@ -97,7 +79,7 @@ if (!hasRedisServer) {
         commandTimeoutMs: 10_000,
         replicaConfirmMs: 2_000,
       })
-      const replica = await cluster.replicaOf(master)
+      const replica = await setup.cluster.replicaOf(master)
       expect(await store.consumeOnce("{t}warm-up", 60_000)).toBe(true)
       const keys = Array.from({ length: 10 }, (_, i) => `{t}marker:${i}`)
       const { writes, reads, counters } = await withFrozen(replica, async () => {
@@ -128,7 +110,7 @@ if (!hasRedisServer) {
 
     it("with the default limits: reads and counters within 400 ms, single-use writes refused within 1.5 s, for as long as it stays frozen", async () => {
       const { store, master } = await storeOnOneMaster()
-      const replica = await cluster.replicaOf(master)
+      const replica = await setup.cluster.replicaOf(master)
       expect(await store.consumeOnce("{t}warm-up", 60_000)).toBe(true)
       const writes: Awaited<ReturnType<typeof settle>>[] = []
       const reads: Awaited<ReturnType<typeof settle>>[] = []
@@ -171,7 +153,7 @@ if (!hasRedisServer) {
       const { store, master } = await storeOnOneMaster()
       expect(await store.consumeOnce("{t}warm-up", 60_000)).toBe(true)
       const waits = async () => {
-        const stats = await cluster.cli(master.port, "INFO", "commandstats")
+        const stats = await setup.cluster.cli(master.port, "INFO", "commandstats")
         return Number(/cmdstat_wait:calls=(\d+)/.exec(stats)?.[1] ?? 0)
       }
       const before = await waits()
