@@ -17,7 +17,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { StoreTimeout } from "@latchkey/core/errors"
 import { createClient } from "@redis/client"
 import { describe, expect, it } from "vitest"
-import { RedisStore } from "../src/index.js"
+import { RedisStore, type RedisStoreOptions } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
 import { type ClusterNode, connectCluster, useTestCluster, watchStalls } from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
@@ -60,11 +60,13 @@ if (!hasRedisServer) {
   const setup = useTestCluster("test")
 
   /** A store on a client of its own (as a second app instance), both closed after the test. */
-  async function ownStore(commandTimeoutMs: number) {
+  async function ownStore(
+    options: Pick<RedisStoreOptions, "commandTimeoutMs" | "replicaConfirmMs">,
+  ) {
     const own = await connectCluster(setup.cluster)
     setup.onStop(() => own.destroy())
     const prefix = uniquePrefix("recovery")
-    const store = new RedisStore({ client: own, prefix, commandTimeoutMs })
+    const store = new RedisStore({ client: own, prefix, ...options })
     setup.onStop(() => store.close())
     await setup.cluster.refresh()
     return { store, prefix }
@@ -151,7 +153,10 @@ if (!hasRedisServer) {
   describe("RedisStore on Redis Cluster: recovery from a failed master", () => {
     it("a timeout on a busy but healthy master opens no connection, and the store answers once the master does", async () => {
       const prefix = uniquePrefix("busy")
-      const store = new RedisStore({ client: setup.client, prefix, commandTimeoutMs: 300 })
+      // Its one write is the test's setup: a replica slow to confirm it under load must not
+      // fail it (the 150 ms that goes with a 300 ms timeout once did).
+      const options = { commandTimeoutMs: 300, replicaConfirmMs: 5_000 }
+      const store = new RedisStore({ client: setup.client, prefix, ...options })
       setup.onStop(() => store.close())
       await setup.cluster.refresh()
       const master = setup.cluster.masterOf(keySlot(`${prefix}{t}`))
@@ -177,7 +182,9 @@ if (!hasRedisServer) {
     }, 60_000)
 
     it("killed (SIGKILL): calls on its slots resume within 1 s of its replica's promotion", async () => {
-      const { store, prefix } = await ownStore(500)
+      // A dead master fails its writes at once, whatever the replica wait: a long one keeps the
+      // writes before the kill from failing on a replica slow to confirm under load.
+      const { store, prefix } = await ownStore({ commandTimeoutMs: 500, replicaConfirmMs: 2_000 })
       const victim = setup.cluster.nodes.find((n) => n.role === "master")!
       const { resumeMs, stalledMs } = await resumeAfterPromotion(
         store,
@@ -193,7 +200,9 @@ if (!hasRedisServer) {
     }, 90_000)
 
     it("frozen (SIGSTOP) just after another master let a command time out: its slots still resume within 1 s of the promotion", async () => {
-      const { store, prefix } = await ownStore(300)
+      // The default replica wait: a write to the frozen master must time out soon (after
+      // 300 ms and two such waits) for the store to start watching it.
+      const { store, prefix } = await ownStore({ commandTimeoutMs: 300 })
       const [busy, victim] = setup.cluster.nodes.filter((n) => n.role === "master")
       const busyTag = tagOn(prefix, busy!)
       await store.get(`${busyTag}k`) // the eviction-policy check, before the busy script
