@@ -141,9 +141,6 @@ if (!hasRedisServer) {
         }
       })
       const stalledMs = stalls.stop()
-      console.info(
-        `replica frozen: ${writes.length} consumeOnce refused, ${spread(writes.map((w) => w.ms))}; ${reads.length} get and hit answered, ${spread(reads.map((r) => r.ms))}`,
-      )
       // The bounds are the issue's, against what this design gives: a read or a counter takes a
       // round trip (milliseconds), a refusal two WAITs of 250 ms at most (one ahead of it, its
       // own). Plus the longest stall of this process's own event loop, which no store prevents.
@@ -155,6 +152,9 @@ if (!hasRedisServer) {
         expect(isRefusal(write.result), String(write.result)).toBe(true)
         expect(write.ms).toBeLessThan(1_500 + stalledMs)
       }
+      console.info(
+        `replica frozen: ${writes.length} consumeOnce refused, ${spread(writes.map((w) => w.ms))}; ${reads.length} get and hit answered, ${spread(reads.map((r) => r.ms))}`,
+      )
       await worksAgain(store, ["{t}marker:0"])
     }, 60_000)
 
