@@ -18,8 +18,9 @@
  * write. A write arriving during a batch's `WAIT` waits for it, so a write is answered within
  * two `WAIT` timeouts and two round trips.
  *
- * Not `WAITAOF` (Redis 7.2): it confirms a write reached an append-only file, which a
- * failover does not read; the replica's copy is what a promoted replica serves.
+ * Not `WAITAOF` (Redis 7.2): it holds its connection just as `WAIT` does, needs the
+ * append-only file on, and asks for more (a replica's disk) than a failover needs (the
+ * replica's memory, which is what a promoted replica serves).
  */
 
 /** A node-redis single-node connection, as far as the lanes use it. */
