@@ -69,10 +69,16 @@ export class ClusterRecovery {
     this.#recoveryMs = options.recoveryMs
   }
 
-  /** A command to `node` timed out or found its connection down: watch it (once at a time). */
+  /**
+   * A command to `node` timed out or found its connection down: watch it, once at a time, if
+   * the client in use still has it as a master (a late timeout from a node already left
+   * behind starts nothing).
+   */
   watch(node: string): void {
     if (node === "" || this.#host.isClosed() || this.#watching.has(node)) return
-    if (typeof this.#host.current().duplicate !== "function") return
+    const current = this.#host.current()
+    if (typeof current.duplicate !== "function") return
+    if (!current.masters.some((m) => m.address === node)) return
     this.#watching.set(
       node,
       this.#watch(node).finally(() => this.#watching.delete(node)),
