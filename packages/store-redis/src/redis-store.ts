@@ -17,9 +17,10 @@
  *   server's `OOM` refusal becomes `StoreFull`.
  * - Maps carry per-field expiry and a rank in each field (`scripts.ts`), for Redis 7.0.
  * - Redis Cluster (a `createCluster()` client, `cluster.ts`): every script on one key,
- *   `getMany` one `MGET` per slot, `consumeOnce`/`set` confirmed on a replica (`WAIT 1`) so a
- *   failover cannot forget a marker already answered for, a timeout pauses only the node that
- *   timed out, and a frozen master is left behind once its replica is promoted.
+ *   `getMany` one `MGET` per slot, `consumeOnce`/`set` confirmed on a replica (`WAIT 1`, on a
+ *   connection of the store's own so a slow replica holds up nothing else) so a failover
+ *   cannot forget a marker already answered for, a timeout pauses only the node that timed
+ *   out, and a frozen or dead master is left behind once its replica is promoted.
  */
 import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
 import {
@@ -40,6 +41,7 @@ import {
   singleNode,
   type Transport,
 } from "./cluster.js"
+import { within } from "./deadline.js"
 import {
   CONSUME_ONCE_SCRIPT,
   HIT_SCRIPT,
@@ -80,13 +82,15 @@ export interface RedisStoreOptions {
   /**
    * Redis Cluster only: how long a write of security state (`consumeOnce`, `set`) waits for a
    * replica to confirm it (`WAIT 1`), so a failover cannot lose a marker that was already
-   * answered for. A master with no replica connected is not waited on. Default: half of
-   * `commandTimeoutMs`.
+   * answered for. A master with no replica connected is not waited on. The writes that arrive
+   * while one `WAIT` is pending share the next, so such a write is answered within
+   * `commandTimeoutMs` plus twice this. Default: half of `commandTimeoutMs`.
    */
   replicaConfirmMs?: number
   /**
-   * Redis Cluster only: after a command to a master times out, how long the store keeps
-   * trying to read a slot map without it (a frozen master's replica promoted). Default 30 s.
+   * Redis Cluster only: after a command to a master times out or finds its connection down,
+   * how long the store watches the slot map for its replica's promotion (and then sends
+   * through a client that knows it). Default 30 s.
    */
   clusterRecoveryMs?: number
 }
@@ -114,8 +118,13 @@ function configValue(reply: unknown, name: string): string | undefined {
   return undefined
 }
 
+/**
+ * A command that got no answer in time: ours, a `DOMException` from `AbortSignal.timeout`, or
+ * node-redis's own `TimeoutError` (whose `name` stays "Error": its class names it).
+ */
 const isTimeout = (error: unknown) =>
-  error instanceof Error && (error.name === "TimeoutError" || error.name.endsWith("TimeoutError"))
+  error instanceof Error &&
+  (error.name.endsWith("TimeoutError") || error.constructor.name === "TimeoutError")
 
 /** Redis's answer to a write when `maxmemory` is reached under `noeviction`. */
 const isOutOfMemory = (error: unknown) => String(error).includes("OOM command not allowed")
@@ -138,6 +147,8 @@ function entriesOf(reply: unknown): [string, string][] {
 
 export class RedisStore implements Store {
   readonly #client: Transport
+  /** The same transport when it is a cluster's: replica-confirmed writes go through it. */
+  readonly #cluster: ClusterTransport | undefined
   readonly #prefix: string
   readonly #timeoutMs: number
   readonly #maxValueBytes: number
@@ -164,17 +175,21 @@ export class RedisStore implements Store {
       1,
       Math.floor(options.replicaConfirmMs ?? this.#timeoutMs / 2),
     )
-    this.#client = isClusterClient(options.client)
+    this.#cluster = isClusterClient(options.client)
       ? new ClusterTransport(options.client, {
           connectTimeoutMs: Math.max(1000, this.#timeoutMs * 2),
           recoveryMs: options.clusterRecoveryMs ?? 30_000,
+          commandTimeoutMs: this.#timeoutMs,
+          replicaConfirmMs: this.#replicaConfirmMs,
         })
-      : singleNode(options.client)
+      : undefined
+    this.#client = this.#cluster ?? singleNode(options.client as RedisCommandClient)
   }
 
   /**
-   * Ends what the store itself started: on Redis Cluster, the replacement client it may have
-   * built to get away from a frozen master. The app's own client is the app's to close.
+   * Ends what the store itself started: on Redis Cluster, its connections for replica-confirmed
+   * writes and the replacement client it may have built to get away from a failed master. The
+   * app's own client is the app's to close.
    */
   close(): void {
     this.#client.close()
@@ -203,11 +218,16 @@ export class RedisStore implements Store {
     assertTtl(ttlMs, "ttlMs")
     const fullKey = this.#prefix + key
     const ttl = String(Math.ceil(ttlMs))
-    if (this.#client.cluster) {
-      const reply = await this.#script("consumeOnce", CONSUME_ONCE_SCRIPT, fullKey, [ttl])
-      const [first, replicas] = reply as [number, number]
-      if (first === 1) await this.#confirmReplicated("consumeOnce", fullKey, replicas)
-      return first === 1
+    if (this.#cluster) {
+      // A first use on a master with a replica connected waits for the replica; a repeat is
+      // refused at once.
+      const needsConfirm = (reply: unknown) => {
+        const [first, replicas] = reply as [number, number]
+        return first === 1 && replicas > 0
+      }
+      const script = CONSUME_ONCE_SCRIPT
+      const reply = await this.#confirmedScript("consumeOnce", script, fullKey, [ttl], needsConfirm)
+      return (reply as [number, number])[0] === 1
     }
     const args = ["SET", fullKey, "1", "NX", "PX", ttl]
     return (await this.#send("consumeOnce", fullKey, false, args)) !== null
@@ -251,9 +271,9 @@ export class RedisStore implements Store {
     assertStoreValue(value, this.#maxValueBytes)
     const fullKey = this.#prefix + key
     const ttl = String(Math.ceil(ttlMs))
-    if (this.#client.cluster) {
-      const replicas = await this.#script("set", SET_SCRIPT, fullKey, [value, ttl])
-      await this.#confirmReplicated("set", fullKey, Number(replicas))
+    if (this.#cluster) {
+      const needsConfirm = (replicas: unknown) => Number(replicas) > 0
+      await this.#confirmedScript("set", SET_SCRIPT, fullKey, [value, ttl], needsConfirm)
       return
     }
     await this.#send("set", fullKey, false, ["SET", fullKey, value, "PX", ttl])
@@ -262,15 +282,29 @@ export class RedisStore implements Store {
   /**
    * Redis Cluster: a write answered for must survive a failover. Replication is asynchronous,
    * so a master killed right after a `SET NX` could hand its slots to a replica that never saw
-   * it, and the same code would be accepted twice. `WAIT 1` holds the answer until one replica
-   * has the write; none in time is a `StoreError` (fail closed). A master with no replica
-   * connected has no one to fail over to, and is not waited on.
+   * it, and the same code would be accepted twice. The write goes on the store's own
+   * connection to the key's master, and `WAIT 1` there holds the answer until one replica has
+   * it (`replica-confirm.ts`); none in time is a `StoreError` (fail closed: the write stays).
+   * A master with no replica connected has no one to fail over to, and is not waited on.
    */
-  async #confirmReplicated(operation: string, fullKey: string, replicas: number) {
-    if (!(replicas > 0)) return
-    const args = ["WAIT", "1", String(this.#replicaConfirmMs)]
-    const acked = Number(await this.#send(operation, fullKey, false, args, true))
-    if (acked >= 1) return
+  async #confirmedScript(
+    operation: string,
+    script: string,
+    key: string,
+    argv: string[],
+    needsConfirm: (reply: unknown) => boolean,
+  ): Promise<unknown> {
+    // The write and its WAIT together may take a WAIT ahead of them, theirs, and a command's time.
+    const limitMs = this.#timeoutMs + 2 * this.#replicaConfirmMs
+    const send = (args: string[]) =>
+      this.#run(operation, key, limitMs, () =>
+        this.#cluster!.sendConfirmed(key, args, needsConfirm, Date.now() + limitMs),
+      )
+    const { reply, acked } = (await this.#script(operation, script, key, argv, send)) as {
+      reply: unknown
+      acked?: number
+    }
+    if (acked === undefined || acked >= 1) return reply
     throw new StoreError(
       `Redis Cluster did not confirm the store's ${operation} write on a replica within ${this.#replicaConfirmMs} ms; it is not counted as done`,
       { details: { operation, reason: "not-replicated" } },
@@ -327,29 +361,41 @@ export class RedisStore implements Store {
 
   /**
    * A script on one key by its SHA-1 (`EVALSHA`), sent whole once (`EVAL`) when the server has
-   * not seen it yet or restarted (`NOSCRIPT`).
+   * not seen it yet or restarted (`NOSCRIPT`). `send` is how: through the app's client by
+   * default, or as a replica-confirmed write.
    */
-  async #script(operation: string, script: string, key: string, argv: string[]) {
+  async #script(
+    operation: string,
+    script: string,
+    key: string,
+    argv: string[],
+    send = (args: string[]) => this.#send(operation, key, false, args),
+  ) {
     const sha = await scriptSha1(script)
     try {
-      return await this.#send(operation, key, false, ["EVALSHA", sha, "1", key, ...argv])
+      return await send(["EVALSHA", sha, "1", key, ...argv])
     } catch (error) {
       if (!(error instanceof StoreError) || !String(error.cause).includes("NOSCRIPT")) throw error
-      return await this.#send(operation, key, false, ["EVAL", script, "1", key, ...argv])
+      return await send(["EVAL", script, "1", key, ...argv])
     }
   }
 
+  /** One command through the app's client, under the command timeout. */
+  #send(operation: string, firstKey: string | undefined, readonly: boolean, args: string[]) {
+    return this.#run(operation, firstKey, this.#timeoutMs, () =>
+      this.#client.send(firstKey, readonly, args, this.#timeoutMs),
+    )
+  }
+
   /**
-   * One command under the timeout. The client's own timeout is asked for, and a timer of
-   * ours races it, because a client may hold commands in its offline queue while it
-   * reconnects. Messages name the operation, never the key (it may hold an address).
+   * `command` for the key's node, unless it is known to be down; after the eviction-policy
+   * check; under `limitMs`. Messages name the operation, never the key (it may hold an address).
    */
-  async #send(
+  async #run(
     operation: string,
     firstKey: string | undefined,
-    readonly: boolean,
-    args: string[],
-    onKeyNode = false,
+    limitMs: number,
+    command: () => Promise<unknown>,
   ): Promise<unknown> {
     const node = this.#client.nodeOf(firstKey)
     this.#refuseWhileDown(operation, node)
@@ -364,44 +410,39 @@ export class RedisStore implements Store {
       } catch (error) {
         // Name the operation that waited, as its own timeout would have.
         if (!(error instanceof StoreTimeout)) throw error
-        throw new StoreTimeout(this.#timeoutMessage(operation), { details: { operation } })
+        throw new StoreTimeout(this.#timeoutMessage(operation, this.#timeoutMs), {
+          details: { operation },
+        })
       }
     }
-    return await this.#timed(operation, args, firstKey, readonly, node, onKeyNode)
+    return await this.#timed(operation, node, limitMs, command)
   }
 
+  /**
+   * The command raced against a timer of ours (the client's own timeout is asked for too, but
+   * a client may hold commands in its offline queue while it reconnects). A timeout pauses the
+   * node and has the transport watch it; any other failure without Redis's answer, the
+   * transport checks (a lost connection is watched too).
+   */
   async #timed(
     operation: string,
-    args: string[],
-    firstKey: string | undefined = undefined,
-    readonly = true,
-    node = "",
-    onKeyNode = false,
+    node: string,
+    limitMs: number,
+    command: () => Promise<unknown>,
   ): Promise<unknown> {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreTimeout(this.#timeoutMessage(operation), { details: { operation } })),
-        this.#timeoutMs,
-      )
-    })
+    const timeout = () =>
+      new StoreTimeout(this.#timeoutMessage(operation, limitMs), { details: { operation } })
     try {
-      const command =
-        onKeyNode && firstKey !== undefined
-          ? this.#client.sendOnKeyNode(firstKey, args, this.#timeoutMs)
-          : this.#client.send(firstKey, readonly, args, this.#timeoutMs)
-      // The loser of the race must not surface as an unhandled rejection.
-      command.catch(() => {})
-      return await Promise.race([command, deadline])
+      return await within(command(), limitMs, timeout)
     } catch (error) {
-      const failure = this.#failure(operation, error)
+      const failure = this.#failure(operation, error, limitMs)
       if (failure instanceof StoreTimeout) {
         this.#pausedUntil.set(node, Date.now() + this.#pauseMs)
         this.#client.timedOut(node)
+      } else {
+        this.#client.failed(node)
       }
       throw failure
-    } finally {
-      clearTimeout(timer)
     }
   }
 
@@ -414,7 +455,9 @@ export class RedisStore implements Store {
   async #checkPolicy(): Promise<void> {
     const ask = async (name: string) => {
       try {
-        return configValue(await this.#timed("configCheck", ["CONFIG", "GET", name]), name)
+        const args = ["CONFIG", "GET", name]
+        const command = () => this.#client.send(undefined, true, args, this.#timeoutMs)
+        return configValue(await this.#timed("configCheck", "", this.#timeoutMs, command), name)
       } catch (error) {
         if (error instanceof StoreTimeout) throw error
         return undefined // CONFIG renamed or not allowed (managed services): cannot check.
@@ -452,10 +495,10 @@ export class RedisStore implements Store {
     }
   }
 
-  #failure(operation: string, error: unknown): StoreError {
+  #failure(operation: string, error: unknown, limitMs: number): StoreError {
     if (error instanceof StoreError) return error
     if (isTimeout(error)) {
-      return new StoreTimeout(this.#timeoutMessage(operation), {
+      return new StoreTimeout(this.#timeoutMessage(operation, limitMs), {
         cause: error,
         details: { operation },
       })
@@ -472,7 +515,7 @@ export class RedisStore implements Store {
     })
   }
 
-  #timeoutMessage(operation: string): string {
-    return `Redis did not answer the store's ${operation} command within ${this.#timeoutMs} ms`
+  #timeoutMessage(operation: string, ms: number): string {
+    return `Redis did not answer the store's ${operation} command within ${ms} ms`
   }
 }

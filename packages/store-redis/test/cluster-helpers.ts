@@ -8,8 +8,11 @@ import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
 import { promisify } from "node:util"
+import { createCluster } from "@redis/client"
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest"
 import { freePort, spawnRedisServer } from "./helpers.js"
 
 const run = promisify(execFile)
@@ -208,4 +211,64 @@ export async function startCluster(options: { nodeTimeoutMs?: number } = {}): Pr
     throw error
   }
   return cluster
+}
+
+/** A cluster client as an app would make one (errors logged, not thrown from the emitter). */
+export async function connectCluster(cluster: TestCluster) {
+  const client = createCluster({
+    rootNodes: cluster.rootNodes,
+    defaults: { socket: { connectTimeout: 1000 }, disableOfflineQueue: true },
+  })
+  client.on("error", () => {})
+  await client.connect()
+  return client
+}
+export type ClusterClient = Awaited<ReturnType<typeof connectCluster>>
+
+/**
+ * A test cluster (`cluster-node-timeout 1000`) and an app's client to it, for a test file:
+ * started before its tests (`"file"`) or before each (`"test"`, for tests that fail a node),
+ * and stopped after them once what was handed to `onStop` (stores, clients) is closed.
+ */
+export function useTestCluster(scope: "file" | "test") {
+  let cluster: TestCluster | undefined
+  let client: ClusterClient | undefined
+  const closers: (() => unknown)[] = []
+  const [before, after] = scope === "file" ? [beforeAll, afterAll] : [beforeEach, afterEach]
+  before(async () => {
+    cluster = await startCluster({ nodeTimeoutMs: 1000 })
+    client = await connectCluster(cluster)
+  }, 60_000)
+  after(async () => {
+    for (const close of closers.splice(0)) await close()
+    client?.destroy()
+    await cluster?.stop()
+  }, 30_000)
+  return {
+    get cluster() {
+      return cluster!
+    },
+    get client() {
+      return client!
+    },
+    onStop(close: () => unknown) {
+      closers.push(close)
+    },
+  }
+}
+
+/**
+ * The longest this process's event loop stalled between `start` and `stop()`, in ms: time a
+ * busy machine did not run the test at all, which no store can prevent and a time bound of a
+ * test must allow for.
+ */
+export function watchStalls(): { stop(): number } {
+  const delays = monitorEventLoopDelay({ resolution: 10 })
+  delays.enable()
+  return {
+    stop() {
+      delays.disable()
+      return delays.max / 1e6
+    },
+  }
 }

@@ -1,6 +1,7 @@
 /** What RedisStore adds to the contract: prefixes, TTL on every key, the script, bad input. */
 import { createHash } from "node:crypto"
-import { InvalidParameter, StoreError, StoreFull } from "@latchkey/core/errors"
+import { InvalidParameter, StoreError, StoreFull, StoreTimeout } from "@latchkey/core/errors"
+import { TimeoutError } from "@redis/client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
 import { HIT_SCRIPT, hitScriptSha1 } from "../src/scripts.js"
@@ -136,5 +137,19 @@ describe.skipIf(!hasRedisServer)("RedisStore on a server of its own", () => {
 
   it("refuses something that is not a client", () => {
     expect(() => new RedisStore({ client: {} as never })).toThrow(InvalidParameter)
+  })
+})
+
+describe("RedisStore: what node-redis rejects a command with", () => {
+  it("its own command timeout (a TimeoutError whose name is just 'Error') is a StoreTimeout, and pauses the server", async () => {
+    // node-redis is asked for the same timeout as the store's own timer; whichever fires first
+    // must mean the same thing. Misread as a refusal, a timeout neither paused the node nor
+    // started the cluster's recovery.
+    expect(new TimeoutError().name).toBe("Error")
+    const client = { isReady: true, sendCommand: () => Promise.reject(new TimeoutError()) }
+    const store = new RedisStore({ client, checkEvictionPolicy: false })
+    await expect(store.get("k")).rejects.toBeInstanceOf(StoreTimeout)
+    const next = await store.get("k").catch((error: unknown) => error)
+    expect((next as StoreError).details).toMatchObject({ reason: "paused-after-timeout" })
   })
 })
