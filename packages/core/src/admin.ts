@@ -12,12 +12,13 @@
  *
  * @module @latchkey/core/admin
  */
-import type { AdapterUser } from "./adapters.js"
-import { isDate } from "./adapters.js"
-import { InvalidParameter, MissingAdapterMethods } from "./errors.js"
+import type { AdapterUser } from "./kernel/adapters.js"
+import { isDate } from "./kernel/adapters.js"
 import { type ResolvedConfig, resolveConfig } from "./kernel/config/resolve.js"
+import { InvalidParameter, MissingAdapterMethods } from "./kernel/errors.js"
 import { moveAccountState } from "./kernel/grants/account-state.js"
 import { endUserSessions } from "./kernel/grants/end-sessions.js"
+import { withPlainProviders } from "./plain-providers.js"
 import type { AuthConfig } from "./types.js"
 
 export interface UnprovenQuery {
@@ -40,7 +41,7 @@ export async function listUnprovenUsers(
   query: UnprovenQuery,
 ): Promise<AdapterUser[]> {
   assertQuery(query)
-  const adapter = needs(usable(config), ["listUnprovenUsers"])
+  const adapter = needs(await usable(config), ["listUnprovenUsers"])
   return adapter.listUnprovenUsers({ olderThan: query.olderThan, limit: query.limit })
 }
 
@@ -54,7 +55,7 @@ export async function removeUnprovenUsers(
   query: UnprovenQuery,
 ): Promise<AdapterUser[]> {
   assertQuery(query)
-  const resolved = usable(config)
+  const resolved = await usable(config)
   const adapter = needs(resolved, ["listUnprovenUsers", "getUser", "deleteUser"])
   const found = await adapter.listUnprovenUsers({ olderThan: query.olderThan, limit: query.limit })
   const removed: AdapterUser[] = []
@@ -74,7 +75,7 @@ export async function removeUnprovenUsers(
  */
 export async function endAllSessions(config: AuthConfig, userId: string): Promise<void> {
   assertUserId(userId)
-  await endUserSessions(usable(config), userId)
+  await endUserSessions(await usable(config), userId)
 }
 
 /**
@@ -87,8 +88,8 @@ export async function endAllSessions(config: AuthConfig, userId: string): Promis
  */
 export async function resetTwoFactor(config: AuthConfig, userId: string): Promise<boolean> {
   assertUserId(userId)
-  const adapter = needs(usable(config), ["getTwoFactor", "deleteTwoFactor"])
-  const resolved = usable(config)
+  const adapter = needs(await usable(config), ["getTwoFactor", "deleteTwoFactor"])
+  const resolved = await usable(config)
   const enrolled = (await adapter.getTwoFactor(userId)) !== null
   await adapter.deleteTwoFactor(userId)
   await adapter.replaceRecoveryCodes?.(userId, [])
@@ -97,8 +98,8 @@ export async function resetTwoFactor(config: AuthConfig, userId: string): Promis
   return enrolled
 }
 
-function usable(config: AuthConfig): ResolvedConfig {
-  const resolved = resolveConfig(config)
+async function usable(config: AuthConfig): Promise<ResolvedConfig> {
+  const resolved = resolveConfig(await withPlainProviders(config))
   if (resolved.configError) throw resolved.configError
   return resolved
 }

@@ -10,21 +10,9 @@
  *
  * @module @latchkey/core
  */
-export type {
-  Adapter,
-  AdapterAccount,
-  AdapterSession,
-  AdapterSessionRecord,
-  AdapterUser,
-} from "./adapters.js"
-export { AuthError, CredentialsSignin } from "./errors.js"
-export type { DeviceSession } from "./features/account/device-sessions.js"
-export type { AccountOp } from "./features/account/operations.js"
-export type { AccountView, LinkedAccountView, PasskeyView } from "./features/account/view.js"
-export {
-  type AccessTokenResult,
-  getAccessToken,
-} from "./features/refresh/get-access-token.js"
+
+export type { RefreshOptions } from "./features/oauth/provider-config.js"
+export type { AccessTokenResult } from "./features/oauth/refresh/get-access-token.js"
 export type {
   AdapterTwoFactor,
   TwoFactorEnrollment,
@@ -34,7 +22,6 @@ export type {
   TwoFactorRateLimitRule,
   TwoFactorStatus,
 } from "./features/two-factor/types.js"
-export type { JWT } from "./jwt.js"
 export type { AccountUser } from "./kernel/account/current-session.js"
 export type { AccountOptions } from "./kernel/account/options.js"
 export {
@@ -43,18 +30,26 @@ export {
   type RecentAuthVerdict,
   recentAuthVerdict,
 } from "./kernel/account/recent-auth.js"
-export { type RecentAuthSession, requireRecentAuth } from "./kernel/account/require-recent-auth.js"
-export { Auth } from "./kernel/auth.js"
+export type { RecentAuthSession } from "./kernel/account/require-recent-auth.js"
+export type { DeviceSession } from "./kernel/account-api/device-sessions.js"
+export type { AccountOp } from "./kernel/account-api/operations.js"
+export type { AccountView, LinkedAccountView, PasskeyView } from "./kernel/account-api/view.js"
+export type {
+  Adapter,
+  AdapterAccount,
+  AdapterSession,
+  AdapterSessionRecord,
+  AdapterUser,
+} from "./kernel/adapters.js"
 export { setEnvDefaults } from "./kernel/config/env.js"
 export { skipCSRFCheck } from "./kernel/csrf/skip.js"
-export { revokeUserSessions } from "./kernel/grants/end-sessions.js"
+export { AuthError, CredentialsSignin } from "./kernel/errors.js"
 export { type AuthAction, isAuthAction } from "./kernel/http/actions.js"
 export { type AuthRequestOptions, flushDeferred } from "./kernel/http/deferred.js"
 export { setConnectionIp } from "./kernel/rate-limit/client-ip.js"
 export { redirectLocation } from "./kernel/redirect.js"
-export { listUserSessions, revokeSession } from "./kernel/revocation/api.js"
 export type { SessionRecord } from "./kernel/revocation/backend.js"
-export { getSession } from "./kernel/session/get-session.js"
+export type { JWT } from "./kernel/token/jwt.js"
 export type {
   CommonProviderOptions,
   CredentialInput,
@@ -67,5 +62,13 @@ export type {
   ProviderType,
   WebAuthnConfig,
 } from "./providers/index.js"
-export type { RefreshOptions } from "./providers/oauth.js"
+export {
+  Auth,
+  getAccessToken,
+  getSession,
+  listUserSessions,
+  requireRecentAuth,
+  revokeSession,
+  revokeUserSessions,
+} from "./public-functions.js"
 export type * from "./types.js"

@@ -13,7 +13,7 @@
  *
  * @module @latchkey/core/store
  */
-export { StoreError, StoreFull, StoreTimeout } from "./errors.js"
+export { StoreError, StoreFull, StoreTimeout } from "./kernel/errors.js"
 export { assertMapBound, assertStoreValue, assertTtl } from "./kernel/rate-limit/limits.js"
 export {
   defaultStore,

@@ -22,7 +22,7 @@
  * connect is retried after 0.25 s, then 0.5 s, 1 s…: a timeout on a healthy but busy master
  * opens no connection at all (it opened one cluster client every 0.5 s for 30 s).
  */
-import type { ClusterNodeView, OwnedCluster, RedisClusterCommandClient } from "./cluster.js"
+import type { ClusterNodeView, OwnedCluster, RedisClusterCommandClient } from "./client-types.js"
 import { within } from "./deadline.js"
 
 /** How often a watched node's slot map is read: a resume within 1 s of the promotion. */

@@ -19,8 +19,8 @@ import type {
   AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
-} from "../adapters.js"
-import { AdapterError } from "../errors.js"
+} from "../kernel/adapters.js"
+import { AdapterError } from "../kernel/errors.js"
 
 // Every read and write goes through a deep copy, so a caller mutating what it got (or what it
 // passed in) never changes the store behind the adapter's back — as with a real database.

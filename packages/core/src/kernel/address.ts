@@ -10,7 +10,7 @@
  * Every RFC 5322 "special" except the one `@` is refused here, which also rules out quoted
  * local parts and domain literals: real sign-in addresses do not use them.
  */
-import { EmailSignInError } from "../errors.js"
+import { EmailSignInError } from "./errors.js"
 
 /** RFC 5321 caps a forward path at 256 octets; 320 (64 + 1 + 255) is the common upper bound. */
 export const MAX_EMAIL_LENGTH = 320

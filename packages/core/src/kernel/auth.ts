@@ -2,11 +2,11 @@
  * `Auth(request, config)`: one request, one pass — route, origin, config check, body, action,
  * response. No path out of here is a 500 with a stack: every failure has a typed body.
  */
-import { AuthError, CallbackRouteError } from "../errors.js"
-import type { AuthConfig } from "../types.js"
+
 import { route } from "./actions/routes.js"
 import { type ResolvedConfig, resolveConfig } from "./config/resolve.js"
 import type { RequestContext } from "./context.js"
+import { AuthError, CallbackRouteError, InvalidProvider, UnknownAction } from "./errors.js"
 import { configErrorPage, isPageRequest } from "./http/config-error-page.js"
 import { type AuthRequestOptions, startDeferred } from "./http/deferred.js"
 import { errorOutcome } from "./http/error-outcome.js"
@@ -15,6 +15,7 @@ import { parseCookieHeader, parseQuery, parseRoute, readBody } from "./http/pars
 import { errorBody } from "./http/public-error.js"
 import { toResponse } from "./http/respond.js"
 import { hostMismatch, resolveOrigin } from "./origin.js"
+import type { AuthConfig } from "./types/config.js"
 
 /**
  * Answers one auth request. `options.waitUntil` is the platform's way to keep work alive after
@@ -80,7 +81,11 @@ async function handle(
     logger.error(target.error)
     return bare(400, errorBody(target.error))
   }
-  const handler = route(target.action, method)
+  const handler = route(config, target.action, method)
+  if (handler instanceof UnknownAction || handler instanceof InvalidProvider) {
+    logger.error(handler)
+    return bare(400, errorBody(handler))
+  }
   if (handler instanceof AuthError) {
     logger.error(handler)
     return bare(405, errorBody(handler), { Allow: String(handler.details?.allow ?? "") })

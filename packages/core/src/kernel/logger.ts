@@ -9,8 +9,8 @@
  * The exception is a failed attempt (a refused password, a failed OAuth check): a security log
  * needs every one of those (ASVS 16.3.1/16.3.3), so they are logged each time.
  */
-import { AuthError } from "../errors.js"
-import type { AuthConfig, LoggerInstance } from "../types.js"
+import { AuthError } from "./errors.js"
+import type { AuthConfig, LoggerInstance } from "./types/config.js"
 import type { WarningCode } from "./warnings.js"
 import { warningText } from "./warnings.js"
 

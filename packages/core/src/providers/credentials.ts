@@ -18,9 +18,13 @@
  *
  * @module @latchkey/core/providers/credentials
  */
-import type { CredentialInput, CredentialsConfig } from "./index.js"
+import { credentialsFeature } from "../features/credentials/index.js"
+import type { CredentialsConfig } from "../features/credentials/types.js"
+import { FEATURE } from "../kernel/feature.js"
+import type { CredentialInput } from "../kernel/types/provider.js"
 
-export type { CredentialInput, CredentialsConfig } from "./index.js"
+export type { CredentialsConfig } from "../features/credentials/types.js"
+export type { CredentialInput } from "../kernel/types/provider.js"
 
 /** What the app passes to `Credentials()`: `authorize` is required, the rest has defaults. */
 export type CredentialsUserConfig<
@@ -38,5 +42,6 @@ export default function Credentials<
     credentials: {} as C,
     ...config,
     type: "credentials",
+    [FEATURE]: credentialsFeature,
   }
 }

@@ -6,14 +6,17 @@
  *
  * @module @latchkey/core/providers/nodemailer
  */
-import { EmailSignInError, InvalidParameter } from "../errors.js"
+
 import type {
   EmailConfig,
   EmailServer,
   EmailUserConfig,
   SendVerificationRequestParams,
 } from "../features/email/config.js"
+import { emailFeature } from "../features/email/index.js"
 import { signInMessage } from "../features/email/message.js"
+import { EmailSignInError, InvalidParameter } from "../kernel/errors.js"
+import { FEATURE } from "../kernel/feature.js"
 import { DEFAULT_EMAIL_MAX_AGE } from "../kernel/grants/link-token.js"
 
 export type NodemailerUserConfig = EmailUserConfig
@@ -48,6 +51,7 @@ export function Nodemailer(config: NodemailerUserConfig): EmailConfig {
     ...withoutUndefined(config),
     type: "email",
     options: config,
+    [FEATURE]: emailFeature,
   }
 }
 

@@ -15,7 +15,7 @@
  *
  * @module @latchkey/core/providers/password
  */
-import { CallbackRouteError } from "../errors.js"
+
 import type { EmailServer } from "../features/email/config.js"
 import type {
   PasswordConfig,
@@ -27,7 +27,10 @@ import {
   type PasswordHasher,
   type PasswordHasherOptions,
 } from "../features/password/hash.js"
+import { passwordFeature } from "../features/password/index.js"
 import { type PasswordPolicyOptions, resolvePolicy } from "../features/password/policy.js"
+import { CallbackRouteError } from "../kernel/errors.js"
+import { FEATURE } from "../kernel/feature.js"
 import type { CredentialsRateLimitOptions } from "../kernel/rate-limit/options.js"
 import type { Awaitable } from "../kernel/types/awaitable.js"
 import { DEFAULT_FROM, deliverWithNodemailer } from "./nodemailer.js"
@@ -110,6 +113,7 @@ export default function Password(config: PasswordUserConfig = {}): PasswordConfi
       mailRateLimit: config.mailRateLimit ?? {},
       secret: config.secret,
     }),
+    [FEATURE]: passwordFeature,
   }
 }
 

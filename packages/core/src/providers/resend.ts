@@ -17,14 +17,17 @@
  *
  * @module @latchkey/core/providers/resend
  */
-import { InvalidParameter } from "../errors.js"
+
 import type {
   EmailConfig,
   EmailUserConfig,
   SendVerificationRequestParams,
 } from "../features/email/config.js"
+import { emailFeature } from "../features/email/index.js"
 import { signInMessage } from "../features/email/message.js"
 import type { SendPasswordMailParams } from "../features/password/config.js"
+import { InvalidParameter } from "../kernel/errors.js"
+import { FEATURE } from "../kernel/feature.js"
 import { DEFAULT_EMAIL_MAX_AGE } from "../kernel/grants/link-token.js"
 import {
   type HttpMailApi,
@@ -117,6 +120,7 @@ export default function Resend(config: ResendUserConfig = {}): EmailConfig {
     ...Object.fromEntries(Object.entries(emailConfig).filter(([, v]) => v !== undefined)),
     type: "email",
     options: config,
+    [FEATURE]: emailFeature,
   }
 }
 

@@ -7,8 +7,8 @@
  * DATABASE_URL) in packages/adapter-postgres/test.
  */
 import { describe, expect, it } from "vitest"
-import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
+import type { Adapter } from "../../src/kernel/adapters.js"
 import Credentials from "../../src/providers/credentials.js"
 import { Jar, makeConfig, req, signInWithCredentials } from "../auth/helpers.js"
 

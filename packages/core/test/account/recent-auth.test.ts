@@ -4,9 +4,9 @@
  * re-issues while `absoluteMaxAge` still ends it.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { ReauthenticationRequired, SessionRequired } from "../../src/errors.js"
 import { recentAuthVerdict, requireRecentAuth } from "../../src/index.js"
-import { encode } from "../../src/jwt.js"
+import { ReauthenticationRequired, SessionRequired } from "../../src/kernel/errors.js"
+import { encode } from "../../src/kernel/token/jwt.js"
 import { Jar, req, SECRET } from "../auth/helpers.js"
 import { jwtConfig, readSession, signIn, tokenOf } from "../revocation/helpers.js"
 

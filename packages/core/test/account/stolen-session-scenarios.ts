@@ -19,10 +19,10 @@
  */
 import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/webauthn"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import { totpCode } from "../../src/features/two-factor/totp.js"
 import { Auth } from "../../src/index.js"
-import { decode, type JWT } from "../../src/jwt.js"
+import type { Adapter, AdapterUser } from "../../src/kernel/adapters.js"
+import { decode, type JWT } from "../../src/kernel/token/jwt.js"
 import Credentials from "../../src/providers/credentials.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore, type Store } from "../../src/store.js"

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { InvalidConfiguration } from "../../src/errors.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import { InvalidConfiguration } from "../../src/kernel/errors.js"
 import type { AuthConfig } from "../../src/types.js"
 import { recordingLogger, SECRET } from "../auth/helpers.js"
 import { stolenSessionScenarios } from "./stolen-session-scenarios.js"

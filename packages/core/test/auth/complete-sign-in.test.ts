@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import type { AdapterUser } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
-import { callbackHandlers } from "../../src/kernel/actions/callback/handlers.js"
+import type { AdapterUser } from "../../src/kernel/adapters.js"
 import { resolveCallbackUrl } from "../../src/kernel/callback-url.js"
+import { FEATURE, type Feature } from "../../src/kernel/feature.js"
 import { completeSignIn } from "../../src/kernel/sign-in/complete-sign-in.js"
 import type { Account } from "../../src/types.js"
 import {
@@ -19,8 +19,9 @@ import {
  * A stand-in OAuth callback (issue 4 brings the real one): the "provider" vouches for the
  * user named in the query. It proves completeSignIn's account-linking rules for OAuth kinds.
  */
-beforeAll(() => {
-  callbackHandlers.oauth = async (ctx, provider) => {
+const fakeOAuth: Feature = {
+  id: "fake-oauth",
+  callback: async (ctx, provider) => {
     const q = ctx.parsed.query
     const account: Account = {
       provider: provider.id,
@@ -39,11 +40,8 @@ beforeAll(() => {
       emailVerified: verified,
       callbackUrl: await resolveCallbackUrl(ctx),
     })
-  }
-})
-afterAll(() => {
-  delete callbackHandlers.oauth
-})
+  },
+}
 
 const fake = (allowDangerousEmailAccountLinking = false) => ({
   id: "fake",
@@ -51,6 +49,7 @@ const fake = (allowDangerousEmailAccountLinking = false) => ({
   type: "oauth" as const,
   issuer: "https://idp.example",
   allowDangerousEmailAccountLinking,
+  [FEATURE]: fakeOAuth,
 })
 
 async function setup(opts: { linking?: boolean; strategy?: "jwt" | "database" } = {}) {

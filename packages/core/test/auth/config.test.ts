@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { InvalidConfiguration } from "../../src/errors.js"
 import { Auth, getSession, setEnvDefaults } from "../../src/index.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import { InvalidConfiguration } from "../../src/kernel/errors.js"
+import { withPlainProviders } from "../../src/plain-providers.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
 import { credentialsProvider, makeConfig, recordingLogger, req, SECRET } from "./helpers.js"
@@ -137,7 +138,7 @@ describe("setEnvDefaults", () => {
 })
 
 describe("configuration check", () => {
-  it("reports every problem at once", () => {
+  it("reports every problem at once", async () => {
     vi.stubEnv("NODE_ENV", "production")
     const config = {
       providers: [
@@ -151,7 +152,8 @@ describe("configuration check", () => {
       pages: { signIn: "javascript:alert(1)" },
       logger: recordingLogger().logger,
     }
-    const { configError } = resolveConfig(config)
+    // Plain provider objects get their feature as Auth() gives it to them.
+    const { configError } = resolveConfig(await withPlainProviders(config))
     expect(configError).toBeInstanceOf(InvalidConfiguration)
     const types = configError!.problems.map((p) => p.type).sort()
     expect(types).toEqual([

@@ -27,7 +27,7 @@ describe("CSRF comparisons are constant-time", () => {
   it("constantTimeEqual itself compares every byte", async () => {
     const real = (
       await vi.importActual<typeof import("../../src/kernel/crypto/constant-time.js")>(
-        "../../src/lib/crypto/constant-time.js",
+        "../../src/kernel/crypto/constant-time.js",
       )
     ).constantTimeEqual
     expect(real(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 3]))).toBe(true)

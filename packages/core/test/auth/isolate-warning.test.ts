@@ -10,6 +10,7 @@ import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import GitHub from "../../src/providers/github.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore, type Store } from "../../src/store.js"
+import { TwoFactor } from "../../src/two-factor.js"
 import type { AuthConfig } from "../../src/types.js"
 import { credentialsProvider, recordingLogger, SECRET } from "./helpers.js"
 
@@ -108,7 +109,7 @@ describe("store-per-isolate", () => {
       adapter: MemoryAdapter(),
       session: { strategy: "jwt" },
       experimental: { enableWebAuthn: true },
-      twoFactor: { issuer: "Test" },
+      twoFactor: TwoFactor({ issuer: "Test" }),
       store: new MemoryStore(),
     })
     expect(text).toContain("on Cloudflare Workers:")

@@ -1,8 +1,8 @@
 import { inspect } from "node:util"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { EventError } from "../../src/errors.js"
 import { Auth } from "../../src/index.js"
+import { EventError } from "../../src/kernel/errors.js"
 import {
   alice,
   Jar,

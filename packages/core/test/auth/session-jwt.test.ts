@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth, getSession } from "../../src/index.js"
-import { decode, encode, type JWTDecodeParams } from "../../src/jwt.js"
 import { MAX_SET_COOKIE_HEADER_BYTES } from "../../src/kernel/cookies/session-store.js"
+import { decode, encode, type JWTDecodeParams } from "../../src/kernel/token/jwt.js"
 import { sealWithHeader } from "../jwt/helpers.js"
 import {
   Jar,

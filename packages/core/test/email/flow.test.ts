@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import type { Adapter } from "../../src/adapters.js"
+import { requestEmailSignIn } from "../../src/features/email/request.js"
+import { verifyEmailSignIn } from "../../src/features/email/verify.js"
+import type { Adapter } from "../../src/kernel/adapters.js"
 import {
   AccessDenied,
   EmailSignInError,
@@ -7,9 +9,7 @@ import {
   MissingSecret,
   RateLimited,
   Verification,
-} from "../../src/errors.js"
-import { requestEmailSignIn } from "../../src/features/email/request.js"
-import { verifyEmailSignIn } from "../../src/features/email/verify.js"
+} from "../../src/kernel/errors.js"
 import { storedLinkValue } from "../../src/kernel/grants/link.js"
 import { hashVerificationToken } from "../../src/kernel/grants/link-token.js"
 import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest"
-import { StoreFull } from "../../src/errors.js"
 import {
   DEFAULT_PER_ADDRESS,
   DEFAULT_PER_IP,
@@ -8,6 +7,7 @@ import {
   hitIpLimit,
   mailboxOf,
 } from "../../src/features/email/limits.js"
+import { StoreFull } from "../../src/kernel/errors.js"
 import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 
 function clock(start = 1_000_000) {

@@ -31,7 +31,8 @@ const MINTS = [
 const NOT_GRANTS: Readonly<Record<string, string>> = {
   "kernel/grants/link.ts": "the mailed-link primitive itself (binds every link it stores)",
   "kernel/grants/sealed.ts": "the sealed-cookie primitive itself (binds every cookie it seals)",
-  "features/refresh/at-rest.ts":
+  "kernel/token/jwt.ts": "the token module itself: what it seals is minted by its callers",
+  "features/oauth/refresh/at-rest.ts":
     "provider tokens encrypted at rest in the database: nobody presents them",
   "features/two-factor/secret-at-rest.ts": "the TOTP secret encrypted at rest: nobody presents it",
 }

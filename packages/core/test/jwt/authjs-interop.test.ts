@@ -4,7 +4,7 @@ import { decode as authjsDecode, encode as authjsEncode } from "@auth/core/jwt"
 import AuthJsCredentials from "@auth/core/providers/credentials"
 import { EncryptJWT } from "jose"
 import { describe, expect, it } from "vitest"
-import { decode, encode, getToken } from "../../src/jwt.js"
+import { decode, encode, getToken } from "../../src/kernel/token/jwt.js"
 import { SALT, SECRET } from "./helpers.js"
 
 const claims = { sub: "user-1", name: "Ada Lovelace", email: "ada@example.com", role: "admin" }

@@ -1,8 +1,8 @@
 import { compactDecrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { InvalidParameter, MissingSecret } from "../../src/errors.js"
-import { decode, encode } from "../../src/jwt.js"
+import { InvalidParameter, MissingSecret } from "../../src/kernel/errors.js"
 import { jwe } from "../../src/kernel/token/jwe-node.js"
+import { decode, encode } from "../../src/kernel/token/jwt.js"
 import { decodeHeader, deriveKey, SALT, SECRET, sealWithHeader, withHeader } from "./helpers.js"
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { MissingSecret } from "../../src/errors.js"
-import { encode, getToken } from "../../src/jwt.js"
+import { MissingSecret } from "../../src/kernel/errors.js"
+import { encode, getToken } from "../../src/kernel/token/jwt.js"
 import { SECRET } from "./helpers.js"
 
 const NAME = "authjs.session-token"

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest"
-import { decode, encode, getToken, type JWT } from "../../src/jwt.js"
+import { decode, encode, getToken, type JWT } from "../../src/kernel/token/jwt.js"
 
 const req = new Request("http://localhost/")
 

@@ -1,20 +1,20 @@
 /** Check cookies, provider resolution rules, discovery cache, and the redirect proxy. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  InvalidCheck,
-  InvalidEndpoints,
-  InvalidProvider,
-  OAuthSignInError,
-} from "../../src/errors.js"
 import { createAuthorizationRequest } from "../../src/features/oauth/authorization-url.js"
 import { handleOAuthCallback } from "../../src/features/oauth/callback.js"
 import { createState, openCheck, readStateParam } from "../../src/features/oauth/checks.js"
 import { clearDiscoveryCache, getAuthorizationServer } from "../../src/features/oauth/discovery.js"
 import { resolveOAuthProvider } from "../../src/features/oauth/provider.js"
+import type { OIDCConfig } from "../../src/features/oauth/provider-config.js"
 import { planRedirect, proxyForwardUrl } from "../../src/features/oauth/redirect-proxy.js"
-import { decode } from "../../src/jwt.js"
+import {
+  InvalidCheck,
+  InvalidEndpoints,
+  InvalidProvider,
+  OAuthSignInError,
+} from "../../src/kernel/errors.js"
+import { decode } from "../../src/kernel/token/jwt.js"
 import GitHub from "../../src/providers/github.js"
-import type { OIDCConfig } from "../../src/providers/oauth.js"
 import OAuth from "../../src/providers/oauth.js"
 import { AppCookies, flowContext, SECRET } from "./harness/flow.js"
 import { type OidcHarness, startOidcServer } from "./harness/oidc-server.js"

@@ -3,9 +3,9 @@
  * (no ID token), userinfo by a custom request, and the `/user/emails` edge cases.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { OAuthCallbackError } from "../../src/errors.js"
 import { createAuthorizationRequest } from "../../src/features/oauth/authorization-url.js"
 import { handleOAuthCallback } from "../../src/features/oauth/callback.js"
+import { OAuthCallbackError } from "../../src/kernel/errors.js"
 import GitHub, { pickGitHubEmail } from "../../src/providers/github.js"
 import { AppCookies, flowContext } from "./harness/flow.js"
 import { type GitHubHarness, startGitHubServer } from "./harness/github-server.js"

@@ -3,12 +3,12 @@
  * request → login and consent at the provider → callback → user and account.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { InvalidCheck, OAuthCallbackError } from "../../src/errors.js"
 import { createAuthorizationRequest } from "../../src/features/oauth/authorization-url.js"
 import { handleOAuthCallback } from "../../src/features/oauth/callback.js"
 import { clearDiscoveryCache } from "../../src/features/oauth/discovery.js"
-import { encode } from "../../src/jwt.js"
-import type { OIDCConfig } from "../../src/providers/oauth.js"
+import type { OIDCConfig } from "../../src/features/oauth/provider-config.js"
+import { InvalidCheck, OAuthCallbackError } from "../../src/kernel/errors.js"
+import { encode } from "../../src/kernel/token/jwt.js"
 import OAuth from "../../src/providers/oauth.js"
 import { AppCookies, flowContext, SECRET } from "./harness/flow.js"
 import { type OidcHarness, startOidcServer } from "./harness/oidc-server.js"

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import type { AdapterUser } from "../../src/adapters.js"
 import {
   endAllSessions,
   listUnprovenUsers,
   removeUnprovenUsers,
   resetTwoFactor,
 } from "../../src/admin.js"
+import type { AdapterUser } from "../../src/kernel/adapters.js"
 import { getSession } from "../../src/kernel/session/get-session.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore } from "../../src/store.js"
@@ -98,7 +98,7 @@ describe("endAllSessions", () => {
   it("ends a user's JWT sessions (strict revocation: the next read is signed out)", async () => {
     const { config, user } = setup("jwt")
     const u = await user("a@example.com", true)
-    const { encode } = await import("../../src/jwt.js")
+    const { encode } = await import("../../src/kernel/token/jwt.js")
     const cookie = await encode({
       token: { sub: u.id, sid: crypto.randomUUID(), auth_time: Math.floor(Date.now() / 1000) },
       secret: SECRET,

@@ -16,9 +16,9 @@
  */
 import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/webauthn"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
 import type { AccountClaimedMessage } from "../../src/kernel/account/claim.js"
+import type { Adapter } from "../../src/kernel/adapters.js"
 import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"

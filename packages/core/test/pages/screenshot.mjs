@@ -9,7 +9,7 @@ import { runnerImport } from "vite"
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
 const out = `${root}.tmp/pages`
 const { module: pages } = await runnerImport(
-  fileURLToPath(new URL("../../src/lib/pages/index.ts", import.meta.url)),
+  fileURLToPath(new URL("../../src/kernel/pages/index.ts", import.meta.url)),
 )
 
 const base = "https://app.example.com/auth"

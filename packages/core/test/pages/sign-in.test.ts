@@ -116,7 +116,8 @@ describe("sign-in page", () => {
   })
 
   it("renders a passkey form run by our one inline script, and says passkeys need JavaScript", () => {
-    const { html, scripts } = render({ providers: [webauthn] })
+    // The passkey feature hands its script to the page with its entry (`signInPage` in feature.ts).
+    const { html, scripts } = render({ providers: [webauthn], scripts: [PASSKEY_SCRIPT] })
     const [form] = forms(html)
     const tag = tokenize(html).tags.find((t) => t.name === "form")!
     expect(tag.attrs.get("data-options")).toBe(webauthn.optionsUrl)

@@ -6,7 +6,7 @@
 import bcrypt from "bcryptjs"
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import type { Adapter } from "../../src/adapters.js"
+import type { Adapter } from "../../src/kernel/adapters.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import Password from "../../src/providers/password.js"
 import { SECRET } from "../auth/helpers.js"

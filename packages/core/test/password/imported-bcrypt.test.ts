@@ -10,8 +10,8 @@
  * (its own module graph) and say what they expect of that state.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest"
-import { InvalidParameter } from "../../src/errors.js"
 import { createPasswordHasher } from "../../src/features/password/hash.js"
+import { InvalidParameter } from "../../src/kernel/errors.js"
 import type { PasswordHasherOptions } from "../../src/providers/password.js"
 import { provenAccount, setup, signIn } from "./helpers.js"
 

@@ -1,12 +1,12 @@
 /** The password policy (NIST SP 800-63B): length, byte bound, NFKC, common list, breach hook. */
 import { describe, expect, it } from "vitest"
-import { PasswordRejected } from "../../src/errors.js"
 import {
   checkNewPassword,
   isCommonPassword,
   normalisePassword,
   resolvePolicy,
 } from "../../src/features/password/policy.js"
+import { PasswordRejected } from "../../src/kernel/errors.js"
 
 async function reason(value: unknown, options = {}) {
   try {

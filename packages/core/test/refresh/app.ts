@@ -3,8 +3,8 @@
  * browser cookie jar, the sign-in round trip, and requests carrying the browser's cookies.
  */
 import { expect } from "vitest"
+import type { RefreshOptions } from "../../src/features/oauth/provider-config.js"
 import { Auth } from "../../src/index.js"
-import type { RefreshOptions } from "../../src/providers/oauth.js"
 import type { AuthConfig } from "../../src/types.js"
 import { oidcAppConfig, startSignIn } from "../oauth/harness/app.js"
 import { Browser } from "../oauth/harness/browser.js"

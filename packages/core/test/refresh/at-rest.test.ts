@@ -1,18 +1,22 @@
 /** Sealing provider tokens at rest, and the session cookie budget for tokens without an adapter. */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { ProviderTokensTooLarge } from "../../src/errors.js"
-import { openToken, PROVIDER_TOKEN_SALT, sealToken } from "../../src/features/refresh/at-rest.js"
-import { refreshOptionsOf } from "../../src/features/refresh/options.js"
+import {
+  openToken,
+  PROVIDER_TOKEN_SALT,
+  sealToken,
+} from "../../src/features/oauth/refresh/at-rest.js"
+import { refreshOptionsOf } from "../../src/features/oauth/refresh/options.js"
 import {
   issueWithinBudget,
   SESSION_TOKEN_BUDGET_BYTES,
   withProviderTokens,
-} from "../../src/features/refresh/session-cookie.js"
-import { isFresh, needsSignIn } from "../../src/features/refresh/tokens.js"
-import { decode, encode } from "../../src/jwt.js"
+} from "../../src/features/oauth/refresh/session-cookie.js"
+import { isFresh, needsSignIn } from "../../src/features/oauth/refresh/tokens.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import { buildCookies } from "../../src/kernel/cookies/defaults.js"
+import { ProviderTokensTooLarge } from "../../src/kernel/errors.js"
+import { decode, encode } from "../../src/kernel/token/jwt.js"
 import OAuth from "../../src/providers/oauth.js"
 
 const SECRET = "an-at-rest-test-secret-with-at-least-32-bytes"

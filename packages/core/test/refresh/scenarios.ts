@@ -4,11 +4,15 @@
  * strategy). The PostgreSQL adapter's tests run the same scenarios.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import type { Adapter } from "../../src/adapters.js"
-import { RefreshTokenError, TokenEndpointError, TokenEndpointTimeout } from "../../src/errors.js"
-import { flightKey, rememberOutcome } from "../../src/features/refresh/coordination.js"
+import { flightKey, rememberOutcome } from "../../src/features/oauth/refresh/coordination.js"
 import { getAccessToken, revokeUserSessions } from "../../src/index.js"
-import { decode } from "../../src/jwt.js"
+import type { Adapter } from "../../src/kernel/adapters.js"
+import {
+  RefreshTokenError,
+  TokenEndpointError,
+  TokenEndpointTimeout,
+} from "../../src/kernel/errors.js"
+import { decode } from "../../src/kernel/token/jwt.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"

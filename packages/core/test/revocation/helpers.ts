@@ -1,7 +1,7 @@
 /** Sign in, read, sign out, through `Auth()`, for the revocation tests. */
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import { decode, type JWT } from "../../src/jwt.js"
+import { decode, type JWT } from "../../src/kernel/token/jwt.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig, Session } from "../../src/types.js"
 import { Jar, makeConfig, req, SECRET, signInWithCredentials } from "../auth/helpers.js"

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { InvalidParameter } from "../../src/errors.js"
 import { Auth, listUserSessions, revokeSession, revokeUserSessions } from "../../src/index.js"
+import { InvalidParameter } from "../../src/kernel/errors.js"
 import { defaultStore } from "../../src/store.js"
 import { makeConfig, recordingLogger } from "../auth/helpers.js"
 import {

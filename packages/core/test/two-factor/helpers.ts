@@ -1,9 +1,9 @@
 /** Sign-in with a second factor through `Auth()`: enrollment, the pending step, the code. */
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import type { Adapter } from "../../src/adapters.js"
 import { totpCode } from "../../src/features/two-factor/totp.js"
 import type { TwoFactorEvent } from "../../src/features/two-factor/types.js"
 import { Auth } from "../../src/index.js"
+import type { Adapter } from "../../src/kernel/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { alice, Jar, makeConfig, req, signInWithCredentials } from "../auth/helpers.js"
 

@@ -7,7 +7,7 @@ import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/web
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import { decode } from "../../src/jwt.js"
+import { decode } from "../../src/kernel/token/jwt.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -4,10 +4,9 @@
  * `amr` and `auth_time`, and every replay (pending state, code, recovery code) is refused.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { getAccessToken } from "../../src/features/refresh/get-access-token.js"
 import { totpCode } from "../../src/features/two-factor/totp.js"
-import { Auth, getSession } from "../../src/index.js"
-import { decode, getToken } from "../../src/jwt.js"
+import { Auth, getAccessToken, getSession } from "../../src/index.js"
+import { decode, getToken } from "../../src/kernel/token/jwt.js"
 import {
   Jar,
   ORIGIN,

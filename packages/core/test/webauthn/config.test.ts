@@ -1,8 +1,8 @@
 /** A passkey provider needs `experimental.enableWebAuthn` and an adapter with the passkey methods. */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import type { Adapter } from "../../src/adapters.js"
 import { Auth } from "../../src/index.js"
+import type { Adapter } from "../../src/kernel/adapters.js"
 import Passkey from "../../src/providers/passkey.js"
 import WebAuthn from "../../src/providers/webauthn.js"
 import type { AuthConfig } from "../../src/types.js"

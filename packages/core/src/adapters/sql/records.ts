@@ -8,7 +8,7 @@ import type {
   AdapterUser,
   SessionRecordBound,
   VerificationToken,
-} from "../../adapters.js"
+} from "../../kernel/adapters.js"
 
 type Row = Record<string, unknown>
 

@@ -3,17 +3,18 @@
  * handlers for providers of type `"email"`, registered in `actions/signin/handlers.ts` and
  * `actions/callback/handlers.ts`. Everything else in `features/email` is request-context free.
  */
-import { MethodNotAllowed } from "../../errors.js"
+
 import { resolveCallbackUrl } from "../../kernel/callback-url.js"
 import { actionUrl, pageUrl, type RequestContext } from "../../kernel/context.js"
 import { ensureCsrfToken } from "../../kernel/csrf/ensure.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
+import { MethodNotAllowed } from "../../kernel/errors.js"
 import { type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { defaultClientIp } from "../../kernel/rate-limit/client-ip.js"
 import { toLocation } from "../../kernel/redirect.js"
 import { accountStamp } from "../../kernel/revocation/stamp.js"
 import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
-import type { ProviderConfig } from "../../providers/index.js"
+import type { ProviderConfig } from "../../kernel/types/provider.js"
 import type { EmailConfig } from "./config.js"
 import { renderEmailConfirmation } from "./confirm.js"
 import { requestEmailSignIn } from "./request.js"
@@ -21,7 +22,7 @@ import { verifyEmailSignIn } from "./verify.js"
 
 function asEmail(provider: ProviderConfig): EmailConfig {
   if (provider.type !== "email") throw new TypeError("not an email provider")
-  return provider
+  return provider as EmailConfig
 }
 
 /**

@@ -4,8 +4,9 @@
  * values (plus the CSRF token) to the same path, and only that POST signs in
  * (pain point 7: links pre-opened by mail scanners stay valid).
  */
-import { Verification } from "../../errors.js"
+
 import { MAX_EMAIL_LENGTH } from "../../kernel/address.js"
+import { Verification } from "../../kernel/errors.js"
 import type { PageResponse } from "../../kernel/pages/layout.js"
 import type { Theme } from "../../kernel/types/pages.js"
 import { renderEmailConfirmPage } from "./confirm-page.js"

@@ -1,29 +1,26 @@
 /**
- * Email (magic link) sign-in as functions the core's actions call; each returns data, never a
- * `Response`. Edge-portable: WebCrypto only, no nodemailer.
+ * Email (magic link) sign-in, by the email providers of `@latchkey/core/providers/*`
+ * (`Nodemailer`, `Email`, `Resend`): a single-use link mailed to the address, confirmed by a
+ * page whose button signs in (mail scanners that open links consume nothing).
+ *
+ * Where it joins the kernel: `POST /signin/<id>` (the link sent), `/callback/<id>` (the confirm
+ * page and the sign-in), the adapter methods it needs. The links are the kernel's mailed grants
+ * (`kernel/grants/link.ts`), bound to the account's state.
  */
+import { MissingAdapter } from "../../kernel/errors.js"
+import type { Feature } from "../../kernel/feature.js"
+import { emailCallback, emailSignIn } from "./actions.js"
 
-export { MAX_EMAIL_LENGTH, normalizeIdentifier } from "../../kernel/address.js"
-export {
-  DEFAULT_EMAIL_MAX_AGE,
-  generateVerificationToken,
-  hashVerificationToken,
-} from "../../kernel/grants/link-token.js"
-export {
-  type EmailConfirmation,
-  type EmailConfirmationParams,
-  renderEmailConfirmation,
-} from "./confirm.js"
-export { type SignInMessage, signInMessage } from "./message.js"
-export {
-  callbackLink,
-  type RequestEmailSignInParams,
-  type RequestEmailSignInResult,
-  requestEmailSignIn,
-} from "./request.js"
-export {
-  MAX_TOKEN_LENGTH,
-  type VerifyEmailSignInParams,
-  type VerifyEmailSignInResult,
-  verifyEmailSignIn,
-} from "./verify.js"
+const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
+
+export const emailFeature: Feature = {
+  id: "email",
+  signIn: emailSignIn,
+  callback: emailCallback,
+  adapterNeeds: () => ({
+    methods: EMAIL_METHODS,
+    withoutAdapter: new MissingAdapter(
+      "Email sign-in stores verification tokens and needs an adapter",
+    ),
+  }),
+}

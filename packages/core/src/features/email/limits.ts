@@ -12,7 +12,7 @@
  *   who already has up to 5 working links in their inbox, loses nothing.
  */
 
-import type { StoreError } from "../../errors.js"
+import type { StoreError } from "../../kernel/errors.js"
 import { clientIpKey } from "../../kernel/rate-limit/client-ip.js"
 import { countAttempt } from "../../kernel/rate-limit/count-attempt.js"
 import { defaultStore } from "../../kernel/rate-limit/memory-store.js"

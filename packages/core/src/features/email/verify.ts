@@ -7,9 +7,9 @@
  * `Verification` error: the person's next step is the same (request a new link), and an
  * attacker learns nothing about which check failed.
  */
-import type { Adapter, AdapterUser } from "../../adapters.js"
-import { MissingAdapterMethods, Verification } from "../../errors.js"
+import type { Adapter, AdapterUser } from "../../kernel/adapters.js"
 import { MAX_EMAIL_LENGTH } from "../../kernel/address.js"
+import { MissingAdapterMethods, Verification } from "../../kernel/errors.js"
 import { MAX_LINK_TOKEN_LENGTH, redeemLinkGrant } from "../../kernel/grants/link.js"
 import { emailSecrets } from "../../kernel/grants/link-secrets.js"
 import type { Store } from "../../kernel/rate-limit/store.js"

@@ -3,18 +3,19 @@
  * handlers for `oauth`/`oidc` providers, to register in `actions/signin/handlers.ts` and
  * `actions/callback/handlers.ts`. Everything else in `features/oauth` is request-context free.
  */
-import { InvalidProvider } from "../../errors.js"
+
 import { resolveCallbackUrl } from "../../kernel/callback-url.js"
 import { addCookies, type RequestContext } from "../../kernel/context.js"
+import { InvalidProvider } from "../../kernel/errors.js"
 import { type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
-import type { ProviderConfig } from "../../providers/index.js"
-import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
+import type { ProviderConfig } from "../../kernel/types/provider.js"
 import { createAuthorizationRequest } from "./authorization-url.js"
 import { callbackParams, handleOAuthCallback } from "./callback.js"
 import { checkCookieDeletions } from "./checks.js"
 import { oauthFlowContext } from "./flow-context.js"
 import { resolveOAuthProvider } from "./provider.js"
+import type { AnyOAuthProviderConfig } from "./provider-config.js"
 import { planRedirect, proxyForwardUrl } from "./redirect-proxy.js"
 
 function asOAuth(provider: ProviderConfig): AnyOAuthProviderConfig {

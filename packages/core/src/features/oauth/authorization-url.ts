@@ -6,11 +6,11 @@
  */
 import * as o from "oauth4webapi"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"
-import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
 import { createNonce, createPkce, createState } from "./checks.js"
 import type { OAuthFlowContext } from "./context.js"
 import { getAuthorizationServer } from "./discovery.js"
 import { resolveOAuthProvider } from "./provider.js"
+import type { AnyOAuthProviderConfig } from "./provider-config.js"
 import { planRedirect } from "./redirect-proxy.js"
 
 /**

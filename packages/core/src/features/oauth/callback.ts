@@ -5,10 +5,9 @@
  * hold no code, token, verifier or secret.
  */
 import * as o from "oauth4webapi"
-import { InvalidCheck, OAuthCallbackError, OAuthProfileParseError } from "../../errors.js"
+import { InvalidCheck, OAuthCallbackError, OAuthProfileParseError } from "../../kernel/errors.js"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"
 import type { Account, Profile, User } from "../../kernel/types/records.js"
-import type { AnyOAuthProviderConfig, TokenSet } from "../../providers/oauth.js"
 import { checkCookieDeletions, openCheck } from "./checks.js"
 import { clientAuthentication, clientOf } from "./client-auth.js"
 import type { OAuthFlowContext } from "./context.js"
@@ -16,6 +15,7 @@ import { getAuthorizationServer } from "./discovery.js"
 import { toCallbackError } from "./errors.js"
 import { guardedFetch, insecureFor } from "./http.js"
 import { type ResolvedOAuthProvider, resolveOAuthProvider } from "./provider.js"
+import type { AnyOAuthProviderConfig, TokenSet } from "./provider-config.js"
 import { planRedirect } from "./redirect-proxy.js"
 
 export interface OAuthCallbackInput {

@@ -6,12 +6,13 @@
  * store, so across instances), and replaying a callback with a copied cookie fails even before
  * the provider refuses the used code.
  */
-import { InvalidCheck, OAuthSessionMismatch } from "../../errors.js"
-import { decode, encode } from "../../jwt.js"
+
 import { deletionCookie } from "../../kernel/cookies/serialize.js"
 import { randomBase64Url } from "../../kernel/crypto/random.js"
+import { InvalidCheck, OAuthSessionMismatch } from "../../kernel/errors.js"
 import { defaultStore } from "../../kernel/rate-limit/memory-store.js"
 import type { Store } from "../../kernel/rate-limit/store.js"
+import { decode, encode } from "../../kernel/token/jwt.js"
 import type { CookieOption, ResponseCookie } from "../../kernel/types/cookies.js"
 import type { OAuthFlowContext } from "./context.js"
 

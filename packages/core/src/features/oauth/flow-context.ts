@@ -2,9 +2,9 @@
 
 import { actionUrl, type RequestContext } from "../../kernel/context.js"
 import { sessionBinding } from "../../kernel/session/binding.js"
-import type { ProviderConfig } from "../../providers/index.js"
-import type { OAuthProviderConfig } from "../../providers/oauth.js"
+import type { ProviderConfig } from "../../kernel/types/provider.js"
 import type { OAuthFlowContext } from "./context.js"
+import type { OAuthProviderConfig } from "./provider-config.js"
 
 export async function oauthFlowContext(
   ctx: RequestContext,

@@ -1,26 +1,107 @@
 /**
- * The OAuth 2 / OpenID Connect flow, as the core's `signin/<id>` and `callback/<id>` actions
- * call it. Internal (not a package export).
+ * Sign-in with OAuth 2 and OpenID Connect providers (the presets of `@latchkey/core/providers`
+ * and `OAuth()`), with the provider tokens they hand over and their refresh (`refresh` on a
+ * provider: `getAccessToken`).
+ *
+ * Where it joins the kernel: `POST /signin/<id>` (the authorization redirect), `/callback/<id>`,
+ * the sign-in page's buttons (the kernel's default entry), the configuration check, the adapter
+ * methods it needs, and the session hooks that keep a refreshing provider's tokens (sealed in the
+ * `accounts` row, or in the session token without an adapter) and mark a session whose refresh
+ * failed.
  */
-export {
-  type AccountLinkingInput,
-  type AccountLinkingOutcome,
-  decideAccountLinking,
-} from "../../kernel/sign-in/account-linking.js"
-export {
-  type AuthorizationRequest,
-  createAuthorizationRequest,
-  PROTECTED_PARAMS,
-} from "./authorization-url.js"
-export {
-  callbackParams,
-  handleOAuthCallback,
-  type OAuthCallbackInput,
-  type OAuthCallbackResult,
-} from "./callback.js"
-export { checkCookieDeletions } from "./checks.js"
-export type { OAuthFlowContext } from "./context.js"
-export { clearDiscoveryCache } from "./discovery.js"
-export { isOAuthProvider, oauthFlowContext } from "./flow-context.js"
-export { resolveOAuthProvider } from "./provider.js"
-export { planRedirect, proxyForwardUrl } from "./redirect-proxy.js"
+import { type AdapterAccount, refreshAdapterMethods } from "../../kernel/adapters.js"
+import { envKey } from "../../kernel/config/env.js"
+import { InvalidEndpoints } from "../../kernel/errors.js"
+import { type Feature, providersOf } from "../../kernel/feature.js"
+import { oauthCallback, oauthSignIn } from "./actions.js"
+import { missingClientCredentials } from "./provider.js"
+import type { AnyOAuthProviderConfig } from "./provider-config.js"
+import { refreshOptionsOf } from "./refresh/options.js"
+import { issueWithinBudget } from "./refresh/session-cookie.js"
+import {
+  accountsHaveRefreshError,
+  keepProviderTokens,
+  refreshingProviders,
+  tokenHasRefreshError,
+} from "./refresh/session-error.js"
+import { accountRowOf, storeSignInTokens, withSignInTokens } from "./refresh/sign-in.js"
+
+/** What an adapter needs to store OAuth users and their accounts. */
+const OAUTH_METHODS = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "linkAccount",
+] as const
+
+export const oauthFeature: Feature = {
+  id: "oauth",
+  perIsolate: "an OAuth state is single-use per isolate",
+  signIn: oauthSignIn,
+  callback: oauthCallback,
+  check({ providers }, report) {
+    for (const provider of providersOf<AnyOAuthProviderConfig>(oauthFeature, providers)) {
+      const unusable = unusableProvider(provider as unknown as Record<string, unknown>)
+      if (unusable) report.warnings.push({ code: "provider-unusable", detail: unusable })
+      const endpoint = missingEndpoint(provider as unknown as Record<string, unknown>)
+      if (endpoint) {
+        report.problems.push(
+          new InvalidEndpoints(
+            `Provider "${provider.id}" has no issuer to discover and no ${endpoint} URL`,
+          ),
+        )
+      }
+    }
+  },
+  adapterNeeds(providers) {
+    const own = providersOf(oauthFeature, providers)
+    const refreshing = own.some((p) => refreshOptionsOf(p) !== undefined)
+    return { methods: [...OAUTH_METHODS, ...(refreshing ? refreshAdapterMethods : [])] }
+  },
+  session: {
+    accountRow: (config, provider, row: AdapterAccount) => accountRowOf(config, provider, row),
+    signedInAgain: (config, provider, account) => storeSignInTokens(config, provider, account),
+    async tokenAtSignIn(sctx, provider, account, token) {
+      const withTokens = withSignInTokens(token, provider, account)
+      return withTokens === token ? undefined : issueWithinBudget(sctx, withTokens, provider.id)
+    },
+    keepInToken: keepProviderTokens,
+    tokenError: tokenHasRefreshError,
+    async userError(config, userId) {
+      return refreshingProviders(config).length > 0 && accountsHaveRefreshError(config, userId)
+    },
+  },
+}
+
+/**
+ * What an OAuth/OIDC provider lacks to sign anyone in, naming the variables to set, or
+ * `undefined`. Only this provider's sign-in fails (`InvalidProvider`), so the app starts and the
+ * log says why at once rather than on the first click.
+ */
+function unusableProvider(p: Record<string, unknown>): string | undefined {
+  const key = `AUTH_${envKey(String(p.id))}`
+  const lacks = missingClientCredentials(p)
+  const missing = [
+    ...(lacks.clientId ? [`${key}_ID`] : []),
+    ...(lacks.clientSecret ? [`${key}_SECRET`] : []),
+  ]
+  if (missing.length === 0) return undefined
+  return `Provider "${String(p.id)}" cannot sign anyone in: set ${missing.join(" and ")} (or clientId/clientSecret in its options)`
+}
+
+/** The first endpoint a provider without an issuer to discover lacks, if any. */
+function missingEndpoint(p: Record<string, unknown>): string | undefined {
+  if (typeof p.issuer === "string" || typeof p.wellKnown === "string") return undefined
+  return (["authorization", "token", "userinfo"] as const).find((endpoint) => !hasUrl(p[endpoint]))
+}
+
+function hasUrl(value: unknown): boolean {
+  if (typeof value === "string") return true
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { url?: unknown }).url === "string"
+  )
+}

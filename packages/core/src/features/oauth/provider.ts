@@ -3,11 +3,13 @@
  * strings, checks settled (PKCE and state always, nonce for OIDC), the redirect proxy decided.
  * Computed once per provider object and cached; the app's object is never modified.
  */
-import { InvalidEndpoints, InvalidProvider } from "../../errors.js"
+
 import { envKey } from "../../kernel/config/env.js"
+import { InvalidEndpoints, InvalidProvider } from "../../kernel/errors.js"
 import type { Awaitable } from "../../kernel/types/awaitable.js"
 import type { Account, Profile, User } from "../../kernel/types/records.js"
-import type { TokenSet } from "../../providers/oauth.js"
+import { assertAllowedUrl } from "./http.js"
+import type { TokenSet } from "./provider-config.js"
 import {
   type AnyOAuthProviderConfig,
   defaultAccount,
@@ -17,8 +19,7 @@ import {
   type OAuthProviderConfig,
   type TokenEndpointConfig,
   type UserinfoEndpointConfig,
-} from "../../providers/oauth.js"
-import { assertAllowedUrl } from "./http.js"
+} from "./provider-config.js"
 
 export type Check = "pkce" | "state" | "nonce"
 

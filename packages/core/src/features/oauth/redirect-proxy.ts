@@ -5,7 +5,7 @@
  * `state` parameter; the proxy forwards only to a URL it recovers from a state it can decrypt,
  * so it cannot be turned into an open redirector.
  */
-import { InvalidCheck } from "../../errors.js"
+import { InvalidCheck } from "../../kernel/errors.js"
 import { readStateParam } from "./checks.js"
 import type { OAuthFlowContext } from "./context.js"
 import type { ResolvedOAuthProvider } from "./provider.js"

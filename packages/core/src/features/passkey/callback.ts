@@ -11,19 +11,18 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server"
-import type { Adapter, AdapterUser } from "../../adapters.js"
-import { InvalidRequest, MethodNotAllowed, WebAuthnVerificationError } from "../../errors.js"
 import { currentSessionOf } from "../../kernel/account/current-session.js"
 import { assertStepUp } from "../../kernel/account/step-up.js"
+import type { Adapter, AdapterUser } from "../../kernel/adapters.js"
 import { resolveCallbackUrl } from "../../kernel/callback-url.js"
 import { addCookies, type RequestContext } from "../../kernel/context.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
+import { InvalidRequest, MethodNotAllowed, WebAuthnVerificationError } from "../../kernel/errors.js"
 import type { Outcome } from "../../kernel/http/outcome.js"
 import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
 import { signedInUser } from "../../kernel/sign-in/handle-login.js"
+import type { ProviderConfig } from "../../kernel/types/provider.js"
 import type { Account } from "../../kernel/types/records.js"
-import type { ProviderConfig } from "../../providers/index.js"
-import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import {
   type CeremonyAction,
   challengeDeletion,
@@ -38,6 +37,7 @@ import {
   transportsToStored,
 } from "./credential-id.js"
 import { passkeyLimitMessage, requireWebAuthnProvider } from "./provider.js"
+import type { WebAuthnConfig } from "./provider-config.js"
 import { type RelyingParty, relyingParty } from "./relying-party.js"
 
 interface Ceremony {

@@ -4,11 +4,12 @@
  * was issued for and, for a registration, to the user it registers. Opening it also consumes
  * the challenge in the single-use store, so it verifies at most one response.
  */
-import { WebAuthnVerificationError } from "../../errors.js"
-import { decode, encode } from "../../jwt.js"
+
 import type { RequestContext } from "../../kernel/context.js"
 import { deletionCookie } from "../../kernel/cookies/serialize.js"
+import { WebAuthnVerificationError } from "../../kernel/errors.js"
 import { CLOCK_TOLERANCE_SECONDS } from "../../kernel/token/claims.js"
+import { decode, encode } from "../../kernel/token/jwt.js"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"
 
 export const CHALLENGE_MAX_AGE = 5 * 60

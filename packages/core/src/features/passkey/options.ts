@@ -21,21 +21,21 @@
  * (`features/passkey/options-limits.ts`); over a limit the answer is a 429.
  */
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
-import type { AdapterUser } from "../../adapters.js"
-import { EmailSignInError, InvalidRequest, RateLimited } from "../../errors.js"
 import { countAccountChange } from "../../kernel/account/change-limit.js"
 import { currentSessionOf } from "../../kernel/account/current-session.js"
 import { assertStepUp } from "../../kernel/account/step-up.js"
+import type { AdapterUser } from "../../kernel/adapters.js"
 import { normalizeIdentifier } from "../../kernel/address.js"
 import { addCookies, type RequestContext } from "../../kernel/context.js"
+import { EmailSignInError, InvalidRequest, RateLimited } from "../../kernel/errors.js"
 import { json, type Outcome } from "../../kernel/http/outcome.js"
 import { errorBody } from "../../kernel/http/public-error.js"
 import { signedInUser } from "../../kernel/sign-in/handle-login.js"
-import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { type CeremonyAction, type RegisteringUser, sealChallenge } from "./challenge-cookie.js"
 import { fromStoredCredentialId, toTransports } from "./credential-id.js"
 import { enforcePasskeyOptionsLimits } from "./options-limits.js"
 import { passkeyLimitMessage, requireWebAuthnProvider } from "./provider.js"
+import type { WebAuthnConfig } from "./provider-config.js"
 import { relyingParty } from "./relying-party.js"
 
 export async function webauthnOptionsAction(ctx: RequestContext): Promise<Outcome> {

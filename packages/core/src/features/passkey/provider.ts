@@ -1,15 +1,16 @@
 /** The WebAuthn provider named in the URL, with defaults for raw (factory-less) configs. */
-import { InvalidProvider } from "../../errors.js"
+
 import { requireProvider } from "../../kernel/actions/provider.js"
 import type { RequestContext } from "../../kernel/context.js"
+import { InvalidProvider } from "../../kernel/errors.js"
 import {
   DEFAULT_MAX_PASSKEYS_PER_USER,
   DEFAULT_WEBAUTHN_TIMEOUT,
   type WebAuthnConfig,
-} from "../../providers/webauthn.js"
+} from "./provider-config.js"
 
 export function requireWebAuthnProvider(ctx: RequestContext): WebAuthnConfig {
-  const provider = requireProvider(ctx)
+  const provider = requireProvider(ctx) as WebAuthnConfig
   if (provider.type !== "webauthn") {
     throw new InvalidProvider(`Provider "${provider.id}" is not a WebAuthn (passkey) provider`)
   }

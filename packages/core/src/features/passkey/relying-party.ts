@@ -3,7 +3,7 @@
  * resolved origin (never from a raw Host header: `resolveOrigin` already applied `AUTH_URL` and
  * `trustHost`). Options use the first value of each list; verification accepts every one.
  */
-import type { WebAuthnConfig } from "../../providers/webauthn.js"
+import type { WebAuthnConfig } from "./provider-config.js"
 
 export interface RelyingParty {
   /** For the options: the first id and name. */

@@ -18,21 +18,21 @@
  *   notice to the old one. An address another account holds gets no link, and the answer is
  *   the same.
  */
+
+import { requireMethods } from "../../kernel/account/adapter-support.js"
+import { countSignInMethods } from "../../kernel/account/sign-in-methods.js"
+import { secondFactorOf } from "../../kernel/account/step-up.js"
+import { normalizeIdentifier } from "../../kernel/address.js"
+import { defer, type RequestContext } from "../../kernel/context.js"
 import {
   CredentialsSignin,
   InvalidProvider,
   InvalidRequest,
   LastSignInMethod,
-} from "../../errors.js"
-import { requireMethods } from "../../kernel/account/adapter-support.js"
-import { countSignInMethods } from "../../kernel/account/sign-in-methods.js"
-import { hasSecondFactor } from "../../kernel/account/step-up.js"
-import { normalizeIdentifier } from "../../kernel/address.js"
-import { defer, type RequestContext } from "../../kernel/context.js"
+} from "../../kernel/errors.js"
 import { type KeptSession, moveAccountState } from "../../kernel/grants/account-state.js"
 import { enforceCredentialsLimits } from "../../kernel/rate-limit/credentials-limits.js"
-import type { ResponseCookie } from "../../types.js"
-import { twoFactorContext, verifySecondFactor } from "../two-factor/service.js"
+import type { ResponseCookie } from "../../kernel/types/cookies.js"
 import { findPasswordProvider, type PasswordConfig } from "./config.js"
 import { enforceMailRequestLimit, sendLinkMail, sendPasswordMail } from "./mail.js"
 import { checkNewPassword } from "./policy.js"
@@ -113,7 +113,7 @@ export async function runPasswordAccountOp(
         methods.listAccountsByUserId(userId),
       ])
       const others = await countSignInMethods(ctx.config, user, passkeys, accounts, {
-        withoutPassword: true,
+        without: "password",
       })
       if (others === 0) {
         throw new LastSignInMethod(
@@ -190,13 +190,13 @@ async function checkPasswordOrSecondFactor(
     await checkCurrent(ctx, provider, user.email, stored, currentPassword)
     return
   }
-  if (!(await hasSecondFactor(ctx.config, user.id))) {
+  const second = secondFactorOf(ctx.config)
+  if (!second || !(await second.isEnabled(ctx.config, user.id))) {
     throw new InvalidRequest(
       "Removing the password needs the current password (a code works only with two-factor on)",
     )
   }
-  const tctx = twoFactorContext(ctx.config)
-  await verifySecondFactor(tctx, user.id, {
+  await second.verify(ctx.config, user.id, {
     code: typeof code === "string" ? code : undefined,
     recoveryCode: typeof recoveryCode === "string" ? recoveryCode : undefined,
   })

@@ -18,7 +18,17 @@
  * same whatever the address (status, body, cookies, one password hash for sign-up), and mail
  * failures are logged, never shown.
  */
-import type { AdapterUser } from "../../adapters.js"
+
+import { claimAddress } from "../../kernel/account/claim.js"
+import { currentSessionOf, keptSession } from "../../kernel/account/current-session.js"
+import { isEmailProven, markVerified } from "../../kernel/account/email-ownership.js"
+import type { AdapterUser } from "../../kernel/adapters.js"
+import { normalizeIdentifier } from "../../kernel/address.js"
+import { resolveCallbackUrl } from "../../kernel/callback-url.js"
+import { actionUrl, addCookies, defer, pageUrl, type RequestContext } from "../../kernel/context.js"
+import { constantTimeEqual } from "../../kernel/crypto/constant-time.js"
+import { ensureCsrfToken } from "../../kernel/csrf/ensure.js"
+import { requireCsrf } from "../../kernel/csrf/require.js"
 import {
   AuthError,
   CallbackRouteError,
@@ -27,16 +37,7 @@ import {
   MethodNotAllowed,
   UnknownAction,
   Verification,
-} from "../../errors.js"
-import { claimAddress } from "../../kernel/account/claim.js"
-import { currentSessionOf, keptSession } from "../../kernel/account/current-session.js"
-import { isEmailProven, markVerified } from "../../kernel/account/email-ownership.js"
-import { normalizeIdentifier } from "../../kernel/address.js"
-import { resolveCallbackUrl } from "../../kernel/callback-url.js"
-import { actionUrl, addCookies, defer, pageUrl, type RequestContext } from "../../kernel/context.js"
-import { constantTimeEqual } from "../../kernel/crypto/constant-time.js"
-import { ensureCsrfToken } from "../../kernel/csrf/ensure.js"
-import { requireCsrf } from "../../kernel/csrf/require.js"
+} from "../../kernel/errors.js"
 import { emitEvent } from "../../kernel/events.js"
 import { moveAccountState } from "../../kernel/grants/account-state.js"
 import { errorOutcome } from "../../kernel/http/error-outcome.js"

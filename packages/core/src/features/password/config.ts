@@ -3,17 +3,18 @@
  * provider is a credentials provider (same sign-in URL, form, limits and session path) whose
  * `passwordAccount` field carries what the core needs to run the whole account itself.
  */
-import { type Adapter, passwordAdapterMethods } from "../../adapters.js"
+import { type Adapter, passwordAdapterMethods } from "../../kernel/adapters.js"
 import {
   type AuthError,
   InvalidParameter,
   MissingAdapter,
   MissingAdapterMethods,
-} from "../../errors.js"
+} from "../../kernel/errors.js"
 import type { RateLimitRule } from "../../kernel/rate-limit/store.js"
 import type { Awaitable } from "../../kernel/types/awaitable.js"
 import type { Theme } from "../../kernel/types/pages.js"
-import type { CredentialsConfig, ProviderConfig } from "../../providers/index.js"
+import type { ProviderConfig } from "../../kernel/types/provider.js"
+import type { CredentialsConfig } from "../credentials/types.js"
 import type { EmailServer } from "../email/config.js"
 import type { PasswordHasher } from "./hash.js"
 import type { ResolvedPolicy } from "./policy.js"

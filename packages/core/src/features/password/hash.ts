@@ -40,9 +40,10 @@
  * Node-only code is never imported: `hash-wasm` and `bcryptjs` are plain JavaScript, loaded with
  * `import()` only when a hash of their kind is made or checked.
  */
-import { InvalidParameter } from "../../errors.js"
+
 import { constantTimeEqual } from "../../kernel/crypto/constant-time.js"
 import { randomBytes } from "../../kernel/crypto/random.js"
+import { InvalidParameter } from "../../kernel/errors.js"
 
 /** Makes and checks password hashes. Inject your own through `Password({ hasher })`. */
 export interface PasswordHasher {

@@ -9,9 +9,10 @@
  * The flows call this after their answer (`http/deferred.ts`), so a send is tried again a few
  * times ({@link RETRY_DELAYS_MS}) before it is given up and logged.
  */
-import { EmailSignInError, InvalidParameter } from "../../errors.js"
+
 import type { RequestContext } from "../../kernel/context.js"
 import { sha256Base64Url } from "../../kernel/crypto/digest.js"
+import { EmailSignInError, InvalidParameter } from "../../kernel/errors.js"
 import { requestClientIp } from "../../kernel/rate-limit/client-ip.js"
 import { countAttempt, enforceChecks } from "../../kernel/rate-limit/count-attempt.js"
 import type { RateLimitRule } from "../../kernel/rate-limit/store.js"

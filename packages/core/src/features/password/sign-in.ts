@@ -13,11 +13,12 @@
  * so is a hash of the password's NFC form, made before passwords were normalised to NFKC
  * (`verify.ts`).
  */
-import type { AdapterUser } from "../../adapters.js"
-import { CredentialsSignin, EmailSignInError, EmailUnverified } from "../../errors.js"
+
 import { isEmailProven } from "../../kernel/account/email-ownership.js"
+import type { AdapterUser } from "../../kernel/adapters.js"
 import { normalizeIdentifier } from "../../kernel/address.js"
 import type { RequestContext } from "../../kernel/context.js"
+import { CredentialsSignin, EmailSignInError, EmailUnverified } from "../../kernel/errors.js"
 import type { PasswordConfig } from "./config.js"
 import type { PasswordHasher } from "./hash.js"
 import { typedPassword, verifyPassword } from "./verify.js"

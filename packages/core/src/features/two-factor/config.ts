@@ -1,14 +1,7 @@
-/**
- * The `twoFactor` option, resolved and checked once per config. Two-factor sign-in keeps its
- * secrets in the adapter, so the check names every adapter method that is missing.
- */
-import { type Adapter, twoFactorAdapterMethods } from "../../adapters.js"
-import {
-  type AuthError,
-  InvalidParameter,
-  MissingAdapter,
-  MissingAdapterMethods,
-} from "../../errors.js"
+/** The `twoFactor` option, resolved and checked once per config. */
+
+import { type ResolvedConfig, settingsOf } from "../../kernel/config/resolve.js"
+import { type AuthError, InvalidParameter } from "../../kernel/errors.js"
 import type { TwoFactorOptions, TwoFactorRateLimitRule } from "./types.js"
 
 export const DEFAULT_TWO_FACTOR_RATE_LIMIT: Readonly<TwoFactorRateLimitRule> = Object.freeze({
@@ -25,6 +18,13 @@ export interface ResolvedTwoFactor {
   readonly onEvent: TwoFactorOptions["onEvent"]
 }
 
+/** The resolved `twoFactor` of `config`; `undefined` when two-factor sign-in is off. */
+export function twoFactorSettings(
+  config: Pick<ResolvedConfig, "settings">,
+): ResolvedTwoFactor | undefined {
+  return settingsOf<ResolvedTwoFactor>(config, "two-factor")
+}
+
 export function resolveTwoFactor(
   options: TwoFactorOptions | undefined,
 ): ResolvedTwoFactor | undefined {
@@ -38,12 +38,8 @@ export function resolveTwoFactor(
   })
 }
 
-/** The problems of `twoFactor` (none when it is unset). */
-export function checkTwoFactor(
-  options: TwoFactorOptions | undefined,
-  adapter: Adapter | undefined,
-  problems: AuthError[],
-): void {
+/** The problems of the `twoFactor` options (none when it is unset). */
+export function checkTwoFactor(options: TwoFactorOptions | undefined, problems: AuthError[]): void {
   if (options === undefined) return
   if (typeof options !== "object" || options === null) {
     problems.push(
@@ -74,25 +70,6 @@ export function checkTwoFactor(
   if (pendingMaxAge !== undefined && !positive(pendingMaxAge)) {
     problems.push(
       new InvalidParameter("twoFactor.pendingMaxAge", "must be a positive number of seconds"),
-    )
-  }
-  if (!adapter) {
-    problems.push(
-      new MissingAdapter(
-        `Two-factor sign-in stores sealed secrets and hashed recovery codes and needs an adapter with ${twoFactorAdapterMethods.join(", ")}`,
-      ),
-    )
-    return
-  }
-  const missing = twoFactorAdapterMethods.filter(
-    (m) => typeof (adapter as Record<string, unknown>)[m] !== "function",
-  )
-  if (missing.length > 0) {
-    problems.push(
-      new MissingAdapterMethods(
-        `Two-factor sign-in (twoFactor) needs the adapter methods: ${missing.join(", ")}`,
-        { details: { missing } },
-      ),
     )
   }
 }

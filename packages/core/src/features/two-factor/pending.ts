@@ -8,18 +8,20 @@
  * voids it. Short-lived (`twoFactor.pendingMaxAge`, default 5 minutes), and consumed in the store
  * when the sign-in completes, so a copy of the cookie cannot complete a second one.
  */
-import { TwoFactorSignInExpired } from "../../errors.js"
-import type { JWT } from "../../jwt.js"
+
 import type { RequestContext } from "../../kernel/context.js"
 import {
   clearSessionCookies,
   presentSessionCookieNames,
   writeSessionCookies,
 } from "../../kernel/cookies/session-store.js"
+import { TwoFactorSignInExpired } from "../../kernel/errors.js"
 import { openGrant, type SealedGrantClaims, sealGrant } from "../../kernel/grants/sealed.js"
 import { CLOCK_TOLERANCE_SECONDS } from "../../kernel/token/claims.js"
+import type { JWT } from "../../kernel/token/jwt.js"
 import { sessionCookieCandidates } from "../../kernel/token/read-request.js"
-import type { CookieOption, ResponseCookie } from "../../types.js"
+import type { CookieOption, ResponseCookie } from "../../kernel/types/config.js"
+import { twoFactorSettings } from "./config.js"
 
 export const PENDING_COOKIE_BASE_NAME = "latchkey.two-factor"
 
@@ -50,7 +52,7 @@ export function pendingCookie(ctx: Pick<RequestContext, "cookies" | "secureCooki
   const { expires: _expires, maxAge: _maxAge, ...rest } = options
   return {
     name: `${ctx.secureCookies ? "__Secure-" : ""}${PENDING_COOKIE_BASE_NAME}`,
-    options: { ...rest, maxAge: ctx.config.twoFactor?.pendingMaxAge ?? 300 },
+    options: { ...rest, maxAge: twoFactorSettings(ctx.config)?.pendingMaxAge ?? 300 },
   }
 }
 

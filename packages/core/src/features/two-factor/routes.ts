@@ -16,15 +16,7 @@
  * - `POST /two-factor/disable`    → `{ ok: true }`            (recent sign-in with a second factor)
  * - `POST /two-factor/regenerate` → `{ recoveryCodes }`       (recent sign-in with a second factor)
  */
-import {
-  AccessDenied,
-  AuthError,
-  InvalidRequest,
-  MethodNotAllowed,
-  SessionRequired,
-  TwoFactorStateError,
-  UnknownAction,
-} from "../../errors.js"
+
 import { countAccountChange } from "../../kernel/account/change-limit.js"
 import {
   currentSession,
@@ -36,17 +28,26 @@ import { SECOND_FACTOR } from "../../kernel/account/step-up.js"
 import { actionUrl, addCookies, pageUrl, type RequestContext } from "../../kernel/context.js"
 import { ensureCsrfToken } from "../../kernel/csrf/ensure.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
+import {
+  AccessDenied,
+  AuthError,
+  InvalidRequest,
+  MethodNotAllowed,
+  SessionRequired,
+  TwoFactorStateError,
+  UnknownAction,
+} from "../../kernel/errors.js"
 import { moveAccountState, type StateMove } from "../../kernel/grants/account-state.js"
 import { errorOutcome } from "../../kernel/http/error-outcome.js"
 import { json, type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { publicError } from "../../kernel/http/public-error.js"
+import { sessionContext } from "../../kernel/session/from-request.js"
+import { issueSignIn } from "../../kernel/sign-in/complete-sign-in.js"
 import {
   renderRecoveryCodesPage,
   renderTwoFactorCodePage,
   renderTwoFactorEnrollPage,
-} from "../../kernel/pages/index.js"
-import { sessionContext } from "../../kernel/session/from-request.js"
-import { issueSignIn } from "../../kernel/sign-in/complete-sign-in.js"
+} from "./pages.js"
 import {
   clearPending,
   consumePending,

@@ -4,7 +4,7 @@
  * {@link TWO_FACTOR_SECRET_SALT}), bound to the user, so a database dump holds nothing usable
  * and a row copied to another user does not open. Every configured secret opens them (rotation).
  */
-import { decode, encode } from "../../jwt.js"
+import { decode, encode } from "../../kernel/token/jwt.js"
 
 export const TWO_FACTOR_SECRET_SALT = "latchkey.two-factor-secret"
 const SEALED_PREFIX = "lk2fa1."

@@ -6,18 +6,18 @@
  * sharing Redis share the limit), and an accepted TOTP code consumes its time step in the
  * store (so two instances cannot both accept the same code).
  */
-import type { Adapter } from "../../adapters.js"
+import type { Adapter } from "../../kernel/adapters.js"
+import type { ResolvedConfig } from "../../kernel/config/resolve.js"
+import { sha256Base64Url } from "../../kernel/crypto/digest.js"
 import {
   EventError,
   InvalidTwoFactorCode,
   MissingAdapterMethods,
   RateLimited,
   TwoFactorStateError,
-} from "../../errors.js"
-import type { ResolvedConfig } from "../../kernel/config/resolve.js"
-import { sha256Base64Url } from "../../kernel/crypto/digest.js"
+} from "../../kernel/errors.js"
 import { countAttempt } from "../../kernel/rate-limit/count-attempt.js"
-import type { ResolvedTwoFactor } from "./config.js"
+import { type ResolvedTwoFactor, twoFactorSettings } from "./config.js"
 import { hashRecoveryCode, newRecoveryCodes, normalizeRecoveryCode } from "./recovery-codes.js"
 import { openTotpSecret, sealTotpSecret } from "./secret-at-rest.js"
 import {
@@ -56,7 +56,7 @@ export interface TwoFactorContext {
 
 /** The two-factor context of `config`, or a typed error saying what is missing. */
 export function twoFactorContext(config: ResolvedConfig): TwoFactorContext {
-  const twoFactor = config.twoFactor
+  const twoFactor = twoFactorSettings(config)
   const adapter = config.adapter
   if (!twoFactor) {
     throw new TwoFactorStateError("Two-factor sign-in is not configured (set the twoFactor option)")

@@ -43,17 +43,7 @@ export interface TwoFactorOptions {
   onEvent?: (event: TwoFactorEvent) => Awaitable<void>
 }
 
-/**
- * A user's TOTP enrollment as the adapter stores it. `secret` is sealed by the core (compact
- * JWE under a key of its own) before it reaches the adapter: the database never holds it.
- */
-export interface AdapterTwoFactor {
-  userId: string
-  /** The sealed TOTP secret (opaque to the adapter). */
-  secret: string
-  /** When the first valid code confirmed it; `null` while enrollment is unconfirmed. */
-  enabledAt: Date | null
-}
+export type { AdapterTwoFactor } from "../../kernel/adapters.js"
 
 /** What `GET {basePath}/two-factor/status` answers for the signed-in user. */
 export interface TwoFactorStatus {
@@ -75,3 +65,9 @@ export interface TwoFactorEnrollment {
   /** The base32 secret, for typing it in by hand. */
   secret: string
 }
+
+/**
+ * The `twoFactor` key of the configuration: `TwoFactor({ … })` (which brings the feature), or
+ * the plain options where the Qwik bindings load the feature for them.
+ */
+export type TwoFactorConfig = TwoFactorOptions & import("../../kernel/feature.js").CarriesFeature

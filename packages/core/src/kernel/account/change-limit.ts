@@ -9,8 +9,9 @@
  * script holding a session (a copied cookie that is still recent) that would otherwise add
  * passkeys, link accounts or try settings without end.
  */
-import { type AuthError, InvalidParameter } from "../../errors.js"
+
 import { sha256Base64Url } from "../crypto/digest.js"
+import { type AuthError, InvalidParameter } from "../errors.js"
 import type { Logger } from "../logger.js"
 import { enforceChecks } from "../rate-limit/count-attempt.js"
 import type { RateLimitRule, RateLimitStore } from "../rate-limit/store.js"

@@ -22,9 +22,9 @@
  * 3. the row is marked proven last: a claim that fails half-way leaves it unproven, and the
  *    next proof claims it again.
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from "../../adapters.js"
-import { AccountNotLinked, MissingAdapterMethods, OAuthAccountNotLinked } from "../../errors.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
+import { AccountNotLinked, MissingAdapterMethods, OAuthAccountNotLinked } from "../errors.js"
 import { emitEvent } from "../events.js"
 import { moveAccountState } from "../grants/account-state.js"
 import type { Awaitable } from "../types/awaitable.js"

@@ -11,9 +11,7 @@
  * would have let an ordinary read skip it: acting for the user is never done by a session the
  * user ended.
  */
-import type { AdapterUser } from "../../adapters.js"
-import type { JWT } from "../../jwt.js"
-import type { ResponseCookie } from "../../types.js"
+import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
 import type { KeptSession } from "../grants/account-state.js"
@@ -22,6 +20,8 @@ import type { SessionContext } from "../session/context.js"
 import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { readSession } from "../session/read.js"
+import type { JWT } from "../token/jwt.js"
+import type { ResponseCookie } from "../types/config.js"
 import { isEmailProven } from "./email-ownership.js"
 import { databaseSessionFacts, type RecentAuthFacts } from "./recent-auth.js"
 

@@ -27,8 +27,8 @@
  * What it cannot remove — a password the app keeps itself (`account.hasCredentials`) — makes
  * it refuse, unless the app handles `events.accountClaimed` and clears its own.
  */
-import type { AdapterUser } from "../../adapters.js"
-import { isDate } from "../../adapters.js"
+import type { AdapterUser } from "../adapters.js"
+import { isDate } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { emitEvent } from "../events.js"
 

@@ -1,5 +1,5 @@
 /** Options of the account API (`{basePath}/account`), the top-level `account` config key. */
-import type { AdapterUser } from "../../adapters.js"
+import type { AdapterUser } from "../adapters.js"
 import type { RateLimitRule, RateLimitStore } from "../rate-limit/store.js"
 import type { Awaitable } from "../types/awaitable.js"
 

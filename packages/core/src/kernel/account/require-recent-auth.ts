@@ -2,10 +2,11 @@
  * `requireRecentAuth`: the public entry point of the recent sign-in rule (`recent-auth.ts`) for
  * app code — read the request's session, then apply the rule to it.
  */
-import { SessionRequired } from "../../errors.js"
-import type { AuthConfig, ResponseCookie } from "../../types.js"
+
 import { resolveConfig } from "../config/resolve.js"
+import { SessionRequired } from "../errors.js"
 import { requestSessionContext } from "../session/get-session.js"
+import type { AuthConfig, ResponseCookie } from "../types/config.js"
 import { currentSession } from "./current-session.js"
 import { assertRecentAuth, type RecentAuthFacts } from "./recent-auth.js"
 

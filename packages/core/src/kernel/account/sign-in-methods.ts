@@ -5,21 +5,22 @@
  * - each passkey, when a passkey (WebAuthn) provider is configured;
  * - each linked OAuth/OIDC account whose provider is configured;
  * - an email provider, when the user's email is verified (they can get a link);
- * - a password stored through the adapter, when the `Password` provider is configured (unless
- *   `withoutPassword`: the count of the others, before removing it);
  * - a credentials provider of the app's own, only when `account.hasCredentials(user)` says so
- *   (the password is the app's, in its own table).
+ *   (the password is the app's, in its own table);
+ * - what the configured features count (`feature.signInMethods`: a password stored through the
+ *   adapter, with the `Password` provider), except the feature named in `without` (the count of
+ *   the others, before removing its way in).
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../../adapters.js"
-import { findPasswordProvider, isPasswordProvider } from "../../features/password/config.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import { featureOf, featuresOf } from "../feature.js"
 
 export async function countSignInMethods(
   config: ResolvedConfig,
   user: AdapterUser | null,
   passkeys: readonly AdapterAuthenticator[],
   accounts: readonly AdapterAccount[],
-  options: { withoutPassword?: boolean } = {},
+  options: { without?: string } = {},
 ): Promise<number> {
   const kinds = new Set(config.providers.map((p) => p.type))
   let count = kinds.has("webauthn") ? passkeys.length : 0
@@ -28,17 +29,12 @@ export async function countSignInMethods(
   ).length
   if (kinds.has("email") && user?.email && user.emailVerified) count++
   const ownCredentials = config.providers.some(
-    (p) => p.type === "credentials" && !isPasswordProvider(p),
+    (p) => p.type === "credentials" && featureOf(p)?.id === "credentials",
   )
   if (ownCredentials && user && (await config.account.hasCredentials?.(user))) count++
-  if (
-    !options.withoutPassword &&
-    user &&
-    findPasswordProvider(config.providers) &&
-    config.adapter?.getPasswordHash &&
-    (await config.adapter.getPasswordHash(user.id)) !== null
-  ) {
-    count++
+  for (const feature of featuresOf(config)) {
+    if (feature.id === options.without || !feature.signInMethods) continue
+    count += await feature.signInMethods(config, { user, passkeys, accounts })
   }
   return count
 }

@@ -7,18 +7,23 @@
  * no new `auth_time` and no new `amr`.
  */
 import type { ResolvedConfig } from "../config/resolve.js"
+import { featuresOf, type SecondFactor } from "../feature.js"
 import type { SignedInSession } from "./current-session.js"
 import { assertRecentAuth, type RecentAuthPolicy } from "./recent-auth.js"
 
 /** The second factor a change must have been signed in with when two-factor is on. */
 export const SECOND_FACTOR = ["mfa"] as const
 
-/** Whether `userId` has a confirmed second factor (two-factor configured, adapter asked). */
+/** The second factor a configured feature offers (two-factor sign-in), if any. */
+export function secondFactorOf(config: ResolvedConfig): SecondFactor | undefined {
+  for (const feature of featuresOf(config)) if (feature.secondFactor) return feature.secondFactor
+  return undefined
+}
+
+/** Whether `userId` has a confirmed second factor (a feature offers one, and the user has it). */
 export async function hasSecondFactor(config: ResolvedConfig, userId: string): Promise<boolean> {
-  const getTwoFactor = config.adapter?.getTwoFactor
-  if (!config.twoFactor || !getTwoFactor) return false
-  const record = await getTwoFactor.call(config.adapter, userId)
-  return record !== null && record !== undefined && record.enabledAt !== null
+  const second = secondFactorOf(config)
+  return second !== undefined && (await second.isEnabled(config, userId))
 }
 
 /** The recent sign-in a change of `userId`'s account needs. */

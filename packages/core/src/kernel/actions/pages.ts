@@ -4,13 +4,11 @@
  * otherwise the built-in page is rendered.
  */
 
-import { scriptHash } from "../../features/passkey/script.js"
-import { isPasswordProvider } from "../../features/password/config.js"
-import { passwordPageUrl } from "../../features/password/urls.js"
 import { resolveCallbackUrl } from "../callback-url.js"
 import { readProcessEnv } from "../config/process-env.js"
 import { actionUrl, pageUrl, type RequestContext } from "../context.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
+import { featureOf } from "../feature.js"
 import type { Outcome } from "../http/outcome.js"
 import { redirect } from "../http/outcome.js"
 import {
@@ -26,6 +24,7 @@ import {
   renderSignOutPage,
   renderVerifyRequestPage,
 } from "../pages/index.js"
+import { scriptHash } from "../pages/script-hash.js"
 
 const html = (page: PageResponse): Outcome => ({
   kind: "html",
@@ -74,9 +73,11 @@ export async function signInPage(ctx: RequestContext): Promise<Outcome> {
     )
   }
   const csrfToken = await ensureCsrfToken(ctx)
+  const { providers, scripts } = pageProviders(ctx)
   return scriptedHtml(
     renderSignInPage({
-      providers: pageProviders(ctx),
+      providers,
+      scripts,
       csrfToken,
       callbackUrl,
       theme: ctx.config.theme,
@@ -147,9 +148,17 @@ function isLoop(ctx: RequestContext, custom: string): boolean {
   return target.origin === ctx.origin && target.pathname === here.pathname
 }
 
-/** Providers as the sign-in page shows them (credentials forms post to their callback URL). */
-export function pageProviders(ctx: RequestContext): PageProvider[] {
-  return ctx.config.providers.map((provider) => {
+/**
+ * Providers as the sign-in page shows them (credentials forms post to their callback URL), each
+ * completed by its feature (a passkey form's URLs, a password form's links), and the scripts
+ * their entries need.
+ */
+export function pageProviders(ctx: RequestContext): {
+  providers: PageProvider[]
+  scripts: string[]
+} {
+  const scripts: string[] = []
+  const providers = ctx.config.providers.map((provider) => {
     const entry: PageProvider = {
       id: provider.id,
       name: provider.name,
@@ -157,21 +166,15 @@ export function pageProviders(ctx: RequestContext): PageProvider[] {
       signinUrl: actionUrl(ctx, "signin", provider.id),
       callbackUrl: actionUrl(ctx, "callback", provider.id),
     }
-    const style = (provider as { style?: PageProvider["style"] }).style
+    const { style, credentials } = provider as {
+      style?: PageProvider["style"]
+      credentials?: PageProvider["credentials"]
+    }
     if (style && typeof style === "object") entry.style = style
-    if (provider.type === "credentials") entry.credentials = provider.credentials
-    if (isPasswordProvider(provider)) {
-      entry.password = {
-        signUpUrl: passwordPageUrl(ctx, "signup"),
-        forgotUrl: passwordPageUrl(ctx, "forgot"),
-        resendUrl: actionUrl(ctx, "password", "resend"),
-      }
-    }
-    if (provider.type === "webauthn") {
-      entry.credentials = provider.formFields ?? {}
-      entry.optionsUrl = actionUrl(ctx, "webauthn-options", provider.id)
-      entry.conditionalUI = provider.enableConditionalUI === true
-    }
-    return entry
+    if (provider.type === "credentials") entry.credentials = credentials
+    const part = featureOf(provider)?.signInPage?.(ctx, provider)
+    if (part?.script) scripts.push(part.script)
+    return part?.provider ? { ...entry, ...part.provider } : entry
   })
+  return { providers, scripts }
 }

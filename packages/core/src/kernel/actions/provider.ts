@@ -1,7 +1,8 @@
 /** The provider named in the URL, or a 400 `InvalidProvider`. */
-import { InvalidProvider } from "../../errors.js"
-import type { ProviderConfig } from "../../providers/index.js"
+
 import type { RequestContext } from "../context.js"
+import { InvalidProvider } from "../errors.js"
+import type { ProviderConfig } from "../types/provider.js"
 
 export function requireProvider(ctx: RequestContext): ProviderConfig {
   const id = ctx.providerId

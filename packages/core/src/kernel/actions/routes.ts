@@ -1,13 +1,14 @@
 /**
- * Which handler serves which action and method. `HEAD` is served wherever `GET` is, by the same
- * handler (the response drops the body). Anything else not listed is a 405.
+ * Which handler serves which action and method: the kernel's own actions, then those the
+ * configured features declare (`feature.routes`). `HEAD` is served wherever `GET` is, by the
+ * same handler (the response drops the body). Anything else not listed is a 405; an action no
+ * configured feature serves (`password` without the `Password` provider, say) a 400.
  */
-import { MethodNotAllowed } from "../../errors.js"
-import { getAccountAction, postAccountAction } from "../../features/account/routes.js"
-import { webauthnOptionsAction } from "../../features/passkey/options-route.js"
-import { passwordGet, passwordPost } from "../../features/password/actions.js"
-import { twoFactorGet, twoFactorPost } from "../../features/two-factor/routes.js"
+import { getAccountAction, postAccountAction } from "../account-api/routes.js"
+import type { ResolvedConfig } from "../config/resolve.js"
 import type { RequestContext } from "../context.js"
+import { InvalidProvider, MethodNotAllowed, UnknownAction } from "../errors.js"
+import { featuresOf, type Handler } from "../feature.js"
 import type { AuthAction } from "../http/actions.js"
 import type { Outcome } from "../http/outcome.js"
 import { callbackAction } from "./callback/index.js"
@@ -18,10 +19,12 @@ import { getSessionAction, updateSessionAction } from "./session.js"
 import { signInAction } from "./signin/index.js"
 import { signOutAction } from "./signout.js"
 
-export type Handler = (ctx: RequestContext) => Promise<Outcome>
-type Method = "GET" | "POST"
+export type { Handler }
 
-export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
+type Method = "GET" | "POST"
+type Routes = Partial<Record<Method, Handler>>
+
+const kernelRoutes: Partial<Record<AuthAction, Routes>> = {
   providers: { GET: providersAction },
   session: { GET: getSessionAction, POST: updateSessionAction },
   csrf: { GET: csrfAction },
@@ -30,15 +33,38 @@ export const routes: Record<AuthAction, Partial<Record<Method, Handler>>> = {
   callback: { GET: callbackAction, POST: callbackAction },
   "verify-request": { GET: verifyRequestPage },
   error: { GET: errorPage },
-  "webauthn-options": { GET: webauthnOptionsAction },
   account: { GET: getAccountAction, POST: postAccountAction },
-  "two-factor": { GET: twoFactorGet, POST: twoFactorPost },
-  password: { GET: passwordGet, POST: passwordPost },
 }
 
-/** The handler, or a `MethodNotAllowed` carrying the `Allow` header value. */
-export function route(action: AuthAction, method: string): Handler | MethodNotAllowed {
-  const handlers = routes[action]
+/** The handlers of `action`: the kernel's, else the first configured feature's that has it. */
+function handlersOf(config: ResolvedConfig, action: AuthAction): Routes | undefined {
+  const own = kernelRoutes[action]
+  if (own) return own
+  for (const feature of featuresOf(config)) {
+    const routes = feature.routes?.[action]
+    if (routes) return routes
+  }
+  return undefined
+}
+
+/**
+ * The handler, a `MethodNotAllowed` carrying the `Allow` header value, or, when no configured
+ * feature serves the action, `InvalidProvider` for Auth.js's per-provider `webauthn-options`
+ * (as Auth.js answers it for a provider that is not a passkey one) and `UnknownAction` else.
+ */
+export function route(
+  config: ResolvedConfig,
+  action: AuthAction,
+  method: string,
+): Handler | MethodNotAllowed | UnknownAction | InvalidProvider {
+  const handlers = handlersOf(config, action)
+  if (!handlers) {
+    return action === "webauthn-options"
+      ? new InvalidProvider("No passkey (WebAuthn) provider is configured")
+      : new UnknownAction(
+          `Nothing configured answers ${action}: it belongs to a feature this app does not use`,
+        )
+  }
   const served = method === "HEAD" ? "GET" : method
   const handler = served === "GET" || served === "POST" ? handlers[served] : undefined
   if (handler) return handler

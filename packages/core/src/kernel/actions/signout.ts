@@ -3,11 +3,12 @@
  * unless `session.revocation` is `"off"`), fire `signOut`, clear every session cookie, redirect to the
  * callback URL. A failure along the way is logged; the cookies are cleared regardless.
  */
-import { SignOutError } from "../../errors.js"
+
 import { resolveCallbackUrl } from "../callback-url.js"
 import { addCookies, type RequestContext } from "../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
 import { requireCsrf } from "../csrf/require.js"
+import { SignOutError } from "../errors.js"
 import { emitEvent } from "../events.js"
 import { endUserSessions } from "../grants/end-sessions.js"
 import { type Outcome, redirect } from "../http/outcome.js"

@@ -2,33 +2,31 @@
  * The configuration check, run once per config at first use. It collects every problem
  * instead of stopping at the first, so one start-up shows the whole list.
  */
-import { type Adapter, refreshAdapterMethods, webAuthnAdapterMethods } from "../../adapters.js"
+
+import { checkAccountRateLimit } from "../account/change-limit.js"
+import type { Adapter } from "../adapters.js"
 import {
   type AuthError,
-  ExperimentalFeatureNotEnabled,
-  InvalidEndpoints,
   InvalidParameter,
   InvalidProvider,
   MissingAdapter,
   MissingAdapterMethods,
-  MissingAuthorize,
   MissingSecret,
-} from "../../errors.js"
-import { missingClientCredentials } from "../../features/oauth/provider.js"
-import { checkPasswordProvider, isPasswordProvider } from "../../features/password/config.js"
-import { checkTwoFactor } from "../../features/two-factor/config.js"
-import type { ProviderConfig } from "../../providers/index.js"
-import type { AuthConfig } from "../../types.js"
-import { checkAccountRateLimit } from "../account/change-limit.js"
+} from "../errors.js"
 import { checkIpv6Prefix } from "../rate-limit/client-ip.js"
+import type { AuthConfig } from "../types/config.js"
+import type { ProviderConfig } from "../types/provider.js"
 import type { WarningCode } from "../warnings.js"
-import { type EnvObject, envKey } from "./env.js"
+import type { EnvObject } from "./env.js"
+import { type ConfigFeature, type ConfigReport, featureOf } from "./features.js"
 
 /** 256 bits: the floor for secrets that key the session encryption (ASVS 11.2.3). */
 export const MIN_SECRET_BYTES = 32
 
 export interface AssertInput {
   providers: readonly ProviderConfig[]
+  /** The features the providers and the configuration bring. */
+  features: readonly ConfigFeature[]
   secret: readonly string[]
   session: {
     strategy: string
@@ -49,17 +47,6 @@ const SESSION_METHODS = [
   "updateSession",
   "deleteSession",
 ] as const
-const OAUTH_METHODS = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "getUserByAccount",
-  "updateUser",
-  "linkAccount",
-] as const
-const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
-/** Passkeys: users and accounts as for OAuth, plus the authenticator methods and `getAccount`. */
-const WEBAUTHN_METHODS = [...OAUTH_METHODS, ...webAuthnAdapterMethods, "getAccount"] as const
 
 const encoder = new TextEncoder()
 
@@ -78,6 +65,8 @@ export function assertConfig(
   const production = input.env.NODE_ENV === "production"
 
   if (config.debug) warnings.push({ code: "debug-enabled" })
+  // Auth.js warns whenever the flag is on, passkey provider or not.
+  if (config.experimental?.enableWebAuthn === true) warnings.push({ code: "experimental-webauthn" })
 
   if (!Array.isArray(config.providers)) {
     problems.push(new InvalidParameter("providers", "must be an array of providers"))
@@ -105,10 +94,11 @@ export function assertConfig(
   checkBasePath(config.basePath, problems)
   checkSessionNumbers(input.session, problems)
   checkPages(config, problems)
-  checkProviders(config, input, problems, warnings)
+  checkProviders(input, problems)
+  const report: ConfigReport = { problems, warnings }
+  for (const feature of input.features) feature.check?.({ config, ...input }, report)
   checkAdapter(config.adapter, input, problems)
   checkClaimMethods(config.adapter, input, warnings)
-  checkTwoFactor(config.twoFactor, config.adapter, problems)
   checkAccountRateLimit(config.account?.rateLimit, problems)
   return { problems, warnings }
 }
@@ -176,12 +166,12 @@ function checkPages(config: AuthConfig, problems: AuthError[]): void {
   }
 }
 
-function checkProviders(
-  config: AuthConfig,
-  input: AssertInput,
-  problems: AuthError[],
-  warnings: ConfigWarning[],
-): void {
+/**
+ * What every provider needs, whatever its kind: a URL-safe id of its own, a per-IP limit that
+ * parses, and a feature to serve it (a provider object made by its factory carries one; an
+ * Auth.js-style object gets its feature from `Auth`). The kind's own checks are its feature's.
+ */
+function checkProviders(input: AssertInput, problems: AuthError[]): void {
   const seen = new Set<string>()
   for (const provider of input.providers) {
     if (typeof provider.id !== "string" || provider.id === "" || /[/?#\s]/.test(provider.id)) {
@@ -202,73 +192,26 @@ function checkProviders(
     seen.add(provider.id)
     const { rateLimit } = provider as { rateLimit?: { ipv6Prefix?: unknown } | false }
     checkIpv6Prefix(`providers["${provider.id}"].rateLimit`, rateLimit, problems)
-
-    switch (provider.type) {
-      case "credentials":
-        if (isPasswordProvider(provider)) checkPasswordProvider(provider, config.adapter, problems)
-        else if (typeof provider.authorize !== "function") {
-          problems.push(
-            new MissingAuthorize(`The credentials provider "${provider.id}" has no authorize()`),
-          )
-        }
-        break
-      case "oauth":
-      case "oidc": {
-        const p = provider as Record<string, unknown>
-        const unusable = unusableProvider(p)
-        if (unusable) warnings.push({ code: "provider-unusable", detail: unusable })
-        const hasIssuer = typeof p.issuer === "string" || typeof p.wellKnown === "string"
-        if (!hasIssuer) {
-          for (const endpoint of ["authorization", "token", "userinfo"] as const) {
-            if (!hasUrl(p[endpoint])) {
-              problems.push(
-                new InvalidEndpoints(
-                  `Provider "${provider.id}" has no issuer to discover and no ${endpoint} URL`,
-                ),
-              )
-              break
-            }
-          }
-        }
-        break
-      }
-      case "webauthn":
-        if (config.experimental?.enableWebAuthn !== true) {
-          problems.push(
-            new ExperimentalFeatureNotEnabled(
-              `Provider "${provider.id}" is WebAuthn, which needs experimental.enableWebAuthn: true`,
-            ),
-          )
-        }
-        break
-      case "email":
-        break
-      default:
-        problems.push(
-          new InvalidProvider(
-            `Provider "${(provider as { id: string }).id}" has an unknown type ${JSON.stringify((provider as { type: unknown }).type)}`,
-          ),
-        )
+    if (!featureOf(provider)) {
+      problems.push(
+        new InvalidProvider(
+          `Provider "${provider.id}" of type ${JSON.stringify((provider as { type: unknown }).type)} has no feature to serve it: make it with its factory from @latchkey/core/providers/<id> (or OAuth() from @latchkey/core/providers/oauth for a server with no preset)`,
+        ),
+      )
     }
   }
-  if (config.experimental?.enableWebAuthn === true) warnings.push({ code: "experimental-webauthn" })
 }
 
-function hasUrl(value: unknown): boolean {
-  if (typeof value === "string") return true
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { url?: unknown }).url === "string"
-  )
-}
-
+/**
+ * The adapter methods every part of the configuration needs, named in one error: the
+ * database sessions' own, and each feature's (`adapterNeeds`). A feature that cannot work
+ * without an adapter at all says so with its own `MissingAdapter`.
+ */
 function checkAdapter(
   adapter: Adapter | undefined,
-  input: AssertInput,
+  input: AssertInput & { config?: AuthConfig },
   problems: AuthError[],
 ): void {
-  const kinds = new Set(input.providers.map((p) => p.type))
   const needs = new Set<string>()
   if (input.session.strategy === "database") {
     if (!adapter) {
@@ -280,29 +223,11 @@ function checkAdapter(
     }
     for (const m of SESSION_METHODS) needs.add(m)
   }
-  if (kinds.has("email")) {
-    if (!adapter) {
-      problems.push(
-        new MissingAdapter("Email sign-in stores verification tokens and needs an adapter"),
-      )
-    }
-    for (const m of EMAIL_METHODS) needs.add(m)
-  }
-  if (adapter && (kinds.has("oauth") || kinds.has("oidc"))) {
-    for (const m of OAUTH_METHODS) needs.add(m)
-    if (input.providers.some((p) => (p as { refresh?: unknown }).refresh)) {
-      for (const m of refreshAdapterMethods) needs.add(m)
-    }
-  }
-  if (kinds.has("webauthn")) {
-    if (!adapter) {
-      problems.push(
-        new MissingAdapter(
-          `Passkeys (WebAuthn) store credentials and need an adapter with ${WEBAUTHN_METHODS.join(", ")}`,
-        ),
-      )
-    }
-    for (const m of WEBAUTHN_METHODS) needs.add(m)
+  for (const feature of input.features) {
+    const wanted = feature.adapterNeeds?.(input.providers)
+    if (!wanted) continue
+    if (!adapter && wanted.withoutAdapter) problems.push(wanted.withoutAdapter)
+    for (const m of wanted.methods) needs.add(m)
   }
   if (!adapter) return
   const missing = [...needs].filter(
@@ -346,20 +271,4 @@ function checkClaimMethods(
       detail: `(the adapter lacks: ${[...needs].join(", ")})`,
     })
   }
-}
-
-/**
- * What an OAuth/OIDC provider lacks to sign anyone in, naming the variables to set, or
- * `undefined`. Only this provider's sign-in fails (`InvalidProvider`), so the app starts and the
- * log says why at once rather than on the first click.
- */
-function unusableProvider(p: Record<string, unknown>): string | undefined {
-  const key = `AUTH_${envKey(String(p.id))}`
-  const lacks = missingClientCredentials(p)
-  const missing = [
-    ...(lacks.clientId ? [`${key}_ID`] : []),
-    ...(lacks.clientSecret ? [`${key}_SECRET`] : []),
-  ]
-  if (missing.length === 0) return undefined
-  return `Provider "${String(p.id)}" cannot sign anyone in: set ${missing.join(" and ")} (or clientId/clientSecret in its options)`
 }

@@ -6,8 +6,9 @@
  * replaces it when a provider gains a value), so a shallow copy of a config is enough to keep
  * the original as it was.
  */
-import type { ProviderConfig } from "../../providers/index.js"
-import type { AuthConfig } from "../../types.js"
+
+import type { AuthConfig } from "../types/config.js"
+import type { ProviderConfig } from "../types/provider.js"
 import type { EnvObject } from "./process-env.js"
 
 // Public here (`@latchkey/core/env`); defined below the configuration types so that the token
@@ -45,7 +46,7 @@ export function parseBooleanEnv(value: string | undefined): boolean | undefined 
  *   `issuer` ← `AUTH_<ID>_ISSUER`; email providers: `apiKey` ← `AUTH_<ID>_KEY` (`<ID>` = the
  *   provider id upper-cased, `-` → `_`). Provider factories are called once with those values.
  */
-export function setEnvDefaults(env: EnvObject, config: AuthConfig): AuthConfig {
+export function setEnvDefaults<C extends AuthConfig>(env: EnvObject, config: C): C & AuthConfig {
   return Object.assign(config, envDefaults(env, config))
 }
 
@@ -75,7 +76,9 @@ function envDefaults(env: EnvObject, config: AuthConfig): Partial<AuthConfig> {
   if (config.redirectProxyUrl === undefined && proxy !== undefined) changes.redirectProxyUrl = proxy
 
   if (Array.isArray(config.providers)) {
-    const providers = config.providers.map((provider) => withProviderEnv(provider, env))
+    const providers: AuthConfig["providers"] = config.providers.map((provider) =>
+      withProviderEnv(provider, env),
+    )
     if (providers.some((p, i) => p !== config.providers[i])) changes.providers = providers
   }
   return changes
@@ -101,7 +104,7 @@ export function envKey(id: string): string {
 
 function withProviderEnv(provider: AuthConfig["providers"][number], env: EnvObject) {
   if (typeof provider === "function") {
-    const factory = provider as (options?: Record<string, unknown>) => ProviderConfig
+    const factory = provider as unknown as (options?: Record<string, unknown>) => ProviderConfig
     const id = factory({}).id
     const ID = envKey(id)
     const made = factory({
@@ -128,7 +131,10 @@ function fillFromEnv(provider: ProviderConfig, env: EnvObject): ProviderConfig {
   const filled: Record<string, string> = {}
   for (const [field, suffix] of Object.entries(fields)) {
     const value = env[`AUTH_${ID}_${suffix}`]
-    if ((provider as Record<string, unknown>)[field] === undefined && value !== undefined) {
+    if (
+      (provider as unknown as Record<string, unknown>)[field] === undefined &&
+      value !== undefined
+    ) {
       filled[field] = value
     }
   }

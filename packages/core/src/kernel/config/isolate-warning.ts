@@ -9,11 +9,13 @@
  * The runtime is read from the globals each platform documents (no `node:` import: this runs
  * everywhere).
  */
-import type { ProviderConfig } from "../../providers/index.js"
-import type { AuthConfig } from "../../types.js"
+
 import type { Logger } from "../logger.js"
 import { MemoryStore } from "../rate-limit/memory-store.js"
 import { hasRevocationMethods } from "../revocation/adapter-backend.js"
+import type { AuthConfig } from "../types/config.js"
+import type { ProviderConfig } from "../types/provider.js"
+import type { ConfigFeature } from "./features.js"
 
 /** A runtime where one app is served by many isolates, each with its own memory. */
 export type IsolateRuntime = "Cloudflare Workers" | "Vercel Edge" | "Netlify Edge" | "Deno Deploy"
@@ -66,6 +68,7 @@ function denoDeploymentId(deno: RuntimeGlobals["Deno"]): string | undefined {
 
 interface ConfigFacts {
   providers: readonly ProviderConfig[]
+  features: readonly ConfigFeature[]
   strategy: string
   revocation: string
 }
@@ -75,16 +78,8 @@ interface ConfigFacts {
  * order the README's "Several instances" table lists them. Empty when nothing rests on the store.
  */
 export function perIsolateGuarantees(config: AuthConfig, facts: ConfigFacts): string[] {
-  const weakened: string[] = []
-  const types = new Set(facts.providers.map((p) => p.type))
-  if (config.twoFactor)
-    weakened.push(
-      "a TOTP code is single-use per isolate and second-factor attempts count per isolate",
-    )
-  if (types.has("webauthn") && config.experimental?.enableWebAuthn)
-    weakened.push("a passkey challenge is single-use per isolate")
-  if (types.has("oauth") || types.has("oidc"))
-    weakened.push("an OAuth state is single-use per isolate")
+  // What each configured feature keeps in the store (a code's step, a challenge, a state).
+  const weakened: string[] = facts.features.flatMap((f) => (f.perIsolate ? [f.perIsolate] : []))
   if (facts.providers.some(countsInConfigStore))
     weakened.push("sign-in rate limits count per isolate")
   if (

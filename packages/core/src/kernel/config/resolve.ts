@@ -3,35 +3,36 @@
  * normalised, cookies built for both schemes, adapter wrapped, problems collected. Cached per
  * config object, so a request pays for none of this; the user's object is never modified.
  */
+
+import type { AccountOptions } from "../account/options.js"
 import {
   type Adapter,
   accountApiAdapterMethods,
   adapterMethods,
   ownershipAdapterMethods,
   passwordAdapterMethods,
-} from "../../adapters.js"
-import { AdapterError, type AuthError, InvalidConfiguration } from "../../errors.js"
-import { type ResolvedTwoFactor, resolveTwoFactor } from "../../features/two-factor/config.js"
-import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../../jwt.js"
-import type { ProviderConfig } from "../../providers/index.js"
+} from "../adapters.js"
+import { buildCookies } from "../cookies/defaults.js"
+import { generateSessionToken } from "../crypto/random.js"
+import { skipCSRFCheck } from "../csrf/skip.js"
+import { AdapterError, type AuthError, InvalidConfiguration } from "../errors.js"
+import { createLogger, type Logger } from "../logger.js"
+import { defaultStore } from "../rate-limit/memory-store.js"
+import type { Store } from "../rate-limit/store.js"
+import { defaultRedirect } from "../redirect.js"
+import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../token/jwt.js"
 import type {
   AuthConfig,
   CallbacksOptions,
   EventCallbacks,
   SessionRevocationMode,
   SessionStrategy,
-} from "../../types.js"
-import type { AccountOptions } from "../account/options.js"
-import { buildCookies } from "../cookies/defaults.js"
-import { generateSessionToken } from "../crypto/random.js"
-import { skipCSRFCheck } from "../csrf/skip.js"
-import { createLogger, type Logger } from "../logger.js"
-import { defaultStore } from "../rate-limit/memory-store.js"
-import type { Store } from "../rate-limit/store.js"
-import { defaultRedirect } from "../redirect.js"
+} from "../types/config.js"
 import type { CookiesOptions } from "../types/cookies.js"
 import type { PagesOptions, Theme } from "../types/pages.js"
+import type { ProviderConfig } from "../types/provider.js"
 import { assertConfig } from "./assert.js"
+import { type ConfigFeature, type ConfigReport, featureOf } from "./features.js"
 import { warnIfPerIsolate } from "./isolate-warning.js"
 import { readProcessEnv } from "./process-env.js"
 
@@ -89,8 +90,32 @@ export interface ResolvedConfig {
   readonly store: Store
   /** Every configuration problem at once, or `undefined` when the config is usable. */
   readonly configError: InvalidConfiguration | undefined
-  /** Latchkey: `twoFactor`, resolved; `undefined` when two-factor sign-in is off. */
-  readonly twoFactor: ResolvedTwoFactor | undefined
+  /** The features the providers and the configuration bring (`feature.ts`), each once. */
+  readonly features: readonly ConfigFeature[]
+  /** Each feature's part of the configuration, as its `resolve` read it (`settingsOf`). */
+  readonly settings: ReadonlyMap<string, unknown>
+}
+
+/** What feature `id`'s `resolve` read from the configuration; `undefined` when it is off. */
+export function settingsOf<T>(config: Pick<ResolvedConfig, "settings">, id: string): T | undefined {
+  return config.settings.get(id) as T | undefined
+}
+
+/** The features of `config`: each provider's, then each configuration value's, each once. */
+function collectFeatures(
+  config: AuthConfig,
+  providers: readonly ProviderConfig[],
+): ConfigFeature[] {
+  const found = new Set<ConfigFeature>()
+  for (const provider of providers) {
+    const feature = featureOf(provider)
+    if (feature) found.add(feature)
+  }
+  for (const value of Object.values(config)) {
+    const feature = featureOf(value)
+    if (feature) found.add(feature)
+  }
+  return [...found]
 }
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
@@ -129,17 +154,26 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
   })
   const url = config.url !== undefined && URL.canParse(config.url) ? new URL(config.url) : undefined
 
+  const features = collectFeatures(config, providers)
+  const featureReport: ConfigReport = { problems: [], warnings: [] }
+  const settings = new Map<string, unknown>()
+  for (const feature of features) {
+    const raw = config as unknown as Readonly<Record<string, unknown>>
+    if (feature.resolve) settings.set(feature.id, feature.resolve(raw, featureReport))
+  }
   const { problems, warnings } = assertConfig(config, {
     providers,
+    features,
     secret,
     session,
     env: readProcessEnv(),
   })
-  const allProblems: AuthError[] = [...providerProblems, ...problems]
+  warnings.push(...featureReport.warnings)
+  const allProblems: AuthError[] = [...providerProblems, ...featureReport.problems, ...problems]
   const configError = allProblems.length > 0 ? new InvalidConfiguration(allProblems) : undefined
   if (configError) logger.error(configError)
   for (const { code, detail } of warnings) logger.warn(code, detail)
-  warnIfPerIsolate(config, { providers, ...session }, logger)
+  warnIfPerIsolate(config, { providers, features, ...session }, logger)
 
   return Object.freeze({
     basePath: normaliseBasePath(config.basePath),
@@ -172,7 +206,8 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     store: config.store ?? defaultStore(secret[0]),
     configError,
-    twoFactor: resolveTwoFactor(config.twoFactor),
+    features: Object.freeze(features),
+    settings,
   })
 }
 

@@ -1,6 +1,7 @@
 /** Gate for state-changing POSTs: throws `MissingCSRF` (403) unless `checkCsrf` passes. */
-import { MissingCSRF } from "../../errors.js"
+
 import type { RequestContext } from "../context.js"
+import { MissingCSRF } from "../errors.js"
 import { checkCsrf } from "./check.js"
 
 const REASONS = {

@@ -5,13 +5,14 @@
  * state is kept (`revocationBackend`): one number, so a move ends every session and voids
  * every pending grant in one write.
  */
-import type { JWT } from "../../jwt.js"
+
 import type { ResolvedConfig } from "../config/resolve.js"
 import { revocationBackend } from "../revocation/index.js"
 import { accountStamp, asStoreError } from "../revocation/stamp.js"
 import type { SessionContext } from "../session/context.js"
 import { issueDatabaseSession, issueJwtSession } from "../session/issue.js"
 import { nowSeconds } from "../time.js"
+import type { JWT } from "../token/jwt.js"
 import type { ResponseCookie } from "../types/cookies.js"
 
 export { accountStamp }

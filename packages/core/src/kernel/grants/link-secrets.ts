@@ -1,10 +1,9 @@
-import { MissingSecret } from "../../errors.js"
-import type { EmailConfig } from "../../features/email/config.js"
+import { MissingSecret } from "../errors.js"
 import { secretList } from "./link-token.js"
 
 /** The secrets for `provider`'s tokens, newest first: its own `secret`, else the config's. */
 export function emailSecrets(
-  provider: Pick<EmailConfig, "id" | "secret">,
+  provider: { id: string; secret?: string | readonly string[] },
   configSecret: string | readonly string[] | undefined,
 ): string[] {
   const secrets = secretList(provider.secret ?? configSecret)

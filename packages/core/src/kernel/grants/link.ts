@@ -12,9 +12,9 @@
  * Single use twice over: `useVerificationToken` deletes the row it returns in one step, and the
  * store's `consumeOnce` covers adapters whose lookup-and-delete is not atomic.
  */
-import type { Adapter } from "../../adapters.js"
-import { MissingAdapterMethods, Verification } from "../../errors.js"
+import type { Adapter } from "../adapters.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import { MissingAdapterMethods, Verification } from "../errors.js"
 import type { Store } from "../rate-limit/store.js"
 import { accountStamp } from "../revocation/stamp.js"
 import {

@@ -4,9 +4,10 @@
  * module and carries the account's stamp (`st`); opening it after the account's state moved
  * gives nothing, as an expired cookie does.
  */
-import { decode, encode } from "../../jwt.js"
+
 import type { ResolvedConfig } from "../config/resolve.js"
 import { accountStamp } from "../revocation/stamp.js"
+import { decode, encode } from "../token/jwt.js"
 
 /** What every sealed grant carries besides its own fields. */
 export interface SealedGrantClaims {

@@ -5,9 +5,10 @@
  * `CredentialsSignin`, `retryAfter=` for refusals that end by themselves). The cookies
  * computed so far are kept by the caller.
  */
-import { AuthError, CallbackRouteError, StoreError } from "../../errors.js"
+
 import { renderBuiltInErrorPage } from "../actions/pages.js"
 import { pageUrl, type RequestContext } from "../context.js"
+import { AuthError, CallbackRouteError, StoreError } from "../errors.js"
 import { json, type Outcome } from "./outcome.js"
 import { errorBody, publicError } from "./public-error.js"
 import { retryAfterHeader, retryAfterOf } from "./retry-after.js"

@@ -3,8 +3,9 @@
  * size-capped, strictly decoded body. Anything malformed is an `InvalidRequest` (400), never
  * a 500.
  */
-import { InvalidRequest, UnknownAction } from "../../errors.js"
+
 import { parseCookieHeader } from "../cookies/serialize.js"
+import { InvalidRequest, UnknownAction } from "../errors.js"
 import { ACTIONS_WITH_PROVIDER, type AuthAction, isAuthAction } from "./actions.js"
 
 /** Auth bodies are a handful of fields; 64 KiB leaves room and bounds memory per request. */

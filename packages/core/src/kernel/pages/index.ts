@@ -1,22 +1,11 @@
 /**
- * The built-in pages: pure functions from props to `{ status, html }`. They ship no client
+ * The kernel's built-in pages (each feature keeps its own beside it, on the same layout): pure
+ * functions from props to `{ status, html }`. They ship no client
  * JavaScript and load nothing from other origins; every interpolated value goes through
  * `escape.ts`, and URLs and colours are allow-listed before they reach an attribute or the
  * style block.
  */
 
-export {
-  type EmailConfirmPageProps,
-  renderEmailConfirmPage,
-} from "../../features/email/confirm-page.js"
-export {
-  type RecoveryCodesPageProps,
-  renderRecoveryCodesPage,
-  renderTwoFactorCodePage,
-  renderTwoFactorEnrollPage,
-  type TwoFactorCodePageProps,
-  type TwoFactorEnrollPageProps,
-} from "../../features/two-factor/pages.js"
 export { type ErrorPageProps, renderErrorPage } from "./error.js"
 export { escapeHtml } from "./escape.js"
 export type { PageResponse, PageTheme } from "./layout.js"

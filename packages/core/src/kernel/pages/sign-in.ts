@@ -1,4 +1,3 @@
-import { PASSKEY_SCRIPT } from "../../features/passkey/script.js"
 import { escapeHtml, safeImageUrl, safeLinkUrl } from "./escape.js"
 import {
   formAction as action,
@@ -32,6 +31,8 @@ export interface PageProvider {
 
 export interface SignInPageProps {
   providers: PageProvider[]
+  /** Inline scripts the providers' entries need (a passkey form's), each named in the CSP. */
+  scripts?: readonly string[]
   csrfToken: string
   callbackUrl: string
   error?: string
@@ -97,8 +98,8 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
   })
 
   const css = blocks.map((block) => block.css).join("")
-  // A script only when a passkey form is on the page: otherwise the page stays script-free.
-  const scripts = props.providers.some((p) => p.type === "webauthn") ? [PASSKEY_SCRIPT] : []
+  // Scripts only when an entry needs one (a passkey form): otherwise the page stays script-free.
+  const scripts = [...new Set(props.scripts ?? [])]
   const html = renderLayout({ title: "Sign In", theme: props.theme, body, css, scripts })
   return scripts.length > 0 ? { status: 200, html, scripts } : { status: 200, html }
 }
@@ -161,7 +162,7 @@ function renderProvider(
 
 /**
  * A passkey form: its fields (email with `autocomplete="username webauthn"`), run by the page's
- * own passkey script (`passkey-script.ts`), which reads the two URLs from `data-*` attributes.
+ * own passkey script (the passkey feature's), which reads the two URLs from `data-*` attributes.
  * Without JavaScript it cannot work, and says so.
  */
 function passkeyBlock(provider: PageProvider, index: number, hidden: string, label: string): Block {

@@ -5,7 +5,7 @@
  * unlimited password-guessing window. The refusal is the `StoreError` itself, not
  * `RateLimited`: the person made one attempt, and is told sign-in is unavailable for now (503).
  */
-import { RateLimited, StoreError } from "../../errors.js"
+import { RateLimited, StoreError } from "../errors.js"
 import type { Logger } from "../logger.js"
 import type { HitOptions, RateLimitRule, RateLimitStore } from "./store.js"
 

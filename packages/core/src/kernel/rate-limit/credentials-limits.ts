@@ -14,18 +14,28 @@
  * tells an attacker nothing about who has an account. Account names are hashed before they
  * become store keys, so a shared Redis holds no addresses.
  */
-import { InvalidRequest } from "../../errors.js"
-import type { CredentialsConfig } from "../../providers/index.js"
+
 import { foldIdentifier } from "../address.js"
 import type { RequestContext } from "../context.js"
 import { sha256Base64Url } from "../crypto/digest.js"
+import { InvalidRequest } from "../errors.js"
+import type { CredentialInput } from "../types/provider.js"
 import { requestClientIp } from "./client-ip.js"
 import { enforceChecks } from "./count-attempt.js"
+import type { CredentialsRateLimitOptions } from "./options.js"
 import type { RateLimitRule, Store } from "./store.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 
 /** 10 sign-in attempts per account name per 15 minutes (a successful sign-in resets it). */
+/** What the limits read of a provider signing in by posted credentials. */
+export interface CredentialsLimitedProvider {
+  id: string
+  /** The declared fields (the account is read from them). */
+  credentials?: Record<string, CredentialInput>
+  rateLimit?: CredentialsRateLimitOptions | false
+}
+
 export const DEFAULT_CREDENTIALS_PER_ACCOUNT: Readonly<RateLimitRule> = Object.freeze({
   limit: 10,
   windowMs: FIFTEEN_MINUTES,
@@ -47,7 +57,9 @@ const ACCOUNT_FIELDS = ["email", "username", "login", "identifier"] as const
  * With none declared: every conventional account field, each value on its own counter, so
  * adding a field only adds a counter and never escapes the one already counting.
  */
-export function accountFields(provider: Pick<CredentialsConfig, "credentials">): readonly string[] {
+export function accountFields(
+  provider: Pick<CredentialsLimitedProvider, "credentials">,
+): readonly string[] {
   const declared = Object.entries(provider.credentials ?? {})
   if (declared.length === 0) return ACCOUNT_FIELDS
   const named = ACCOUNT_FIELDS.find((field) => declared.some(([name]) => name === field))
@@ -61,7 +73,7 @@ export function accountFields(provider: Pick<CredentialsConfig, "credentials">):
  * it would escape the per-account key.
  */
 export function assertStringFields(
-  provider: Pick<CredentialsConfig, "id" | "credentials">,
+  provider: Pick<CredentialsLimitedProvider, "id" | "credentials">,
   credentials: Record<string, unknown>,
 ): void {
   const declared = Object.keys(provider.credentials ?? {})
@@ -75,7 +87,10 @@ export function assertStringFields(
 }
 
 /** The account names of a submission, each folded as sign-in identifiers are; no duplicates. */
-function accountNames(provider: CredentialsConfig, credentials: Record<string, unknown>): string[] {
+function accountNames(
+  provider: CredentialsLimitedProvider,
+  credentials: Record<string, unknown>,
+): string[] {
   const custom = provider.rateLimit ? provider.rateLimit.account : undefined
   const raw = custom
     ? [custom(credentials)]
@@ -92,7 +107,7 @@ function accountNames(provider: CredentialsConfig, credentials: Record<string, u
  */
 export async function enforceCredentialsLimits(
   ctx: RequestContext,
-  provider: CredentialsConfig,
+  provider: CredentialsLimitedProvider,
   credentials: Record<string, unknown>,
 ): Promise<() => Promise<void>> {
   assertStringFields(provider, credentials)

@@ -1,5 +1,5 @@
 /** Argument checks every store shares, so each implementation refuses the same inputs. */
-import { InvalidParameter } from "../../errors.js"
+import { InvalidParameter } from "../errors.js"
 import type { MapBound } from "./store.js"
 
 const encoder = new TextEncoder()

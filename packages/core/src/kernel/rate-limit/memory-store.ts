@@ -29,7 +29,7 @@
  * Every method is synchronous on purpose: read-modify-write with no `await` in between is
  * atomic in JavaScript.
  */
-import { StoreFull } from "../../errors.js"
+import { StoreFull } from "../errors.js"
 import { assertMapBound, assertStoreValue, assertTtl } from "./limits.js"
 import type { HitOptions, MapBound, RateLimitResult, Store } from "./store.js"
 

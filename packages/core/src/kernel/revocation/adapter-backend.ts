@@ -3,7 +3,7 @@
  * (`@latchkey/adapter-postgres` and the in-memory adapter have them). No Redis needed; a
  * strict read costs one query (`getSessionRevocation`).
  */
-import { type Adapter, revocationAdapterMethods } from "../../adapters.js"
+import { type Adapter, revocationAdapterMethods } from "../adapters.js"
 import type { RevocationBackend, SessionRecord } from "./backend.js"
 
 type RevocationAdapter = Required<Pick<Adapter, (typeof revocationAdapterMethods)[number]>>

@@ -3,10 +3,11 @@
  * Each takes the app's config (the same object given to `Auth()`). "Sign out everywhere" is
  * `revokeUserSessions` (kernel/grants/end-sessions.ts): it moves the account's state.
  */
-import { InvalidParameter } from "../../errors.js"
-import type { AuthConfig } from "../../types.js"
+
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
+import { InvalidParameter } from "../errors.js"
 import { nowSeconds } from "../time.js"
+import type { AuthConfig } from "../types/config.js"
 import type { SessionRecord } from "./backend.js"
 import { revocationBackend, tokenLifetime } from "./index.js"
 

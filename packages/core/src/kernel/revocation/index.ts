@@ -9,12 +9,12 @@
  *   (`reissue`), never (`off`); `session.absoluteMaxAge` ends it from `auth_time` regardless.
  */
 
-import type { StoreError } from "../../errors.js"
-import type { JWT } from "../../jwt.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import type { StoreError } from "../errors.js"
 import type { Logger } from "../logger.js"
 import { isDefaultStore } from "../rate-limit/memory-store.js"
 import { nowSeconds } from "../time.js"
+import type { JWT } from "../token/jwt.js"
 import { adapterRevocation, hasRevocationMethods } from "./adapter-backend.js"
 import type { RevocationBackend, RevocationVerdict } from "./backend.js"
 import { storeRevocation } from "./store-backend.js"

@@ -3,15 +3,15 @@
  * slides (`updateSession` + a refreshed cookie) at most once per `updateAge`, so a read inside
  * it writes nothing and sets no cookie. A missing row is an unreadable session: cookie cleared.
  */
-import type { AdapterSession, AdapterUser } from "../../adapters.js"
-import { SessionTokenError } from "../../errors.js"
-import { accountsHaveRefreshError, markSession } from "../../features/refresh/session-error.js"
-import type { CallbacksOptions } from "../../types.js"
+import type { AdapterSession, AdapterUser } from "../adapters.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
+import { SessionTokenError } from "../errors.js"
 import { emitEvent } from "../events.js"
 import { accountStamp } from "../revocation/stamp.js"
+import type { CallbacksOptions } from "../types/config.js"
 import type { Session } from "../types/records.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
+import { markSession, userHasError } from "./feature-hooks.js"
 import { tokenFacts } from "./token-facts.js"
 
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
@@ -86,7 +86,7 @@ export async function readDatabaseSession(
       newSession: update?.data,
       ...(update ? { trigger: "update" } : {}),
     } as unknown as SessionParams)
-    if (session && (await accountsHaveRefreshError(config, user.id))) {
+    if (session && (await userHasError(config, user.id))) {
       markSession(session as Session)
     }
     await emitEvent(config.events, logger, "session", { session: session as Session })

@@ -6,21 +6,14 @@
  * back) — an ordinary read inside `updateAge` costs one decryption and sets no cookie.
  */
 
-import { isDate } from "../../adapters.js"
-import { JWTSessionError } from "../../errors.js"
-import {
-  keepProviderTokens,
-  markSession,
-  tokenHasRefreshError,
-} from "../../features/refresh/session-error.js"
-import { decode as builtInDecode, type JWT } from "../../jwt.js"
-import type { CallbacksOptions } from "../../types.js"
+import { isDate } from "../adapters.js"
 import { defaultJwtCallback } from "../config/resolve.js"
 import {
   clearSessionCookies,
   presentSessionCookieNames,
   writeSessionCookies,
 } from "../cookies/session-store.js"
+import { JWTSessionError } from "../errors.js"
 import { emitEvent } from "../events.js"
 import {
   absoluteClockStart,
@@ -31,9 +24,12 @@ import {
 } from "../revocation/index.js"
 import { nowSeconds } from "../time.js"
 import { sealedWithFirstSecret } from "../token/codec.js"
+import { decode as builtInDecode, type JWT } from "../token/jwt.js"
 import { decodeFirstCandidate, sessionCookieCandidates } from "../token/read-request.js"
+import type { CallbacksOptions } from "../types/config.js"
 import type { Session } from "../types/records.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
+import { keepFeatureClaims, markSession, tokenHasError } from "./feature-hooks.js"
 
 type JwtParams = Parameters<Required<CallbacksOptions>["jwt"]>[0]
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
@@ -175,7 +171,7 @@ export async function readJwtSession(
       logger.debug("jwt callback returned null: session ended")
       return { session: null, cookies: clear() }
     }
-    const next = customJwt ? keepProviderTokens(token, returned) : returned
+    const next = customJwt ? keepFeatureClaims(config, token, returned) : returned
 
     const rotated = sealedWithOlderSecret(sctx, found.token)
     const due =
@@ -219,7 +215,7 @@ export async function readJwtSession(
       token: next,
       ...(update ? { trigger: "update", newSession: update.data } : {}),
     } as SessionParams)
-    if (session && tokenHasRefreshError(next)) markSession(session as Session)
+    if (session && tokenHasError(config, next)) markSession(session as Session)
     await emitEvent(config.events, logger, "session", { session: session as Session, token: next })
     return { session: session as Session, cookies }
   } catch (cause) {

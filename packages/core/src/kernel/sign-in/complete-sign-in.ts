@@ -5,15 +5,11 @@
  *
  * OAuth/OIDC, email and WebAuthn callbacks call this once they have verified the user.
  */
-import { AccessDenied, AuthError } from "../../errors.js"
-import { issueWithinBudget } from "../../features/refresh/session-cookie.js"
-import { withSignInTokens } from "../../features/refresh/sign-in.js"
-import { sealPending } from "../../features/two-factor/pending.js"
-import { firstFactorAmr, secondFactorDue } from "../../features/two-factor/sign-in-step.js"
-import { twoFactorPageUrl } from "../../features/two-factor/urls.js"
-import type { JWT } from "../../jwt.js"
-import type { ProviderConfig } from "../../providers/index.js"
-import type { CallbacksOptions } from "../../types.js"
+import { AccessDenied, AuthError } from "../errors.js"
+import { featureOf, featuresOf, type VerifiedSignIn } from "../feature.js"
+
+export type { VerifiedSignIn }
+
 import { currentSessionOf } from "../account/current-session.js"
 import { isEmailProven } from "../account/email-ownership.js"
 import { coarseUserAgent } from "../account/user-agent.js"
@@ -26,7 +22,10 @@ import { newSessionClaims, revokeReplacedSession } from "../revocation/index.js"
 import { sessionContext } from "../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../session/issue.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
-import type { Account, Profile, User } from "../types/records.js"
+import type { JWT } from "../token/jwt.js"
+import type { CallbacksOptions } from "../types/config.js"
+import type { ProviderConfig } from "../types/provider.js"
+import type { User } from "../types/records.js"
 import { resolveLogin } from "./handle-login.js"
 import type { SignInAttempt } from "./sign-in-attempt.js"
 
@@ -56,25 +55,26 @@ export async function completeSignIn(
     amr,
     callbackUrl: attempt.callbackUrl,
   }
-  const due = await secondFactorDue(ctx, user, amr)
-  if (due !== undefined) return startSecondFactor(ctx, provider, signIn, due)
+  // Where a feature joins the sign-in (a second factor due): its outcome replaces the session.
+  for (const feature of featuresOf(ctx.config)) {
+    const detour = await feature.afterFirstFactor?.(ctx, provider, signIn)
+    if (detour !== undefined) return detour
+  }
   return issueSignIn(ctx, provider, signIn)
 }
 
-/** A sign-in whose factors are all verified: what the session is issued from. */
-export interface VerifiedSignIn {
-  user: User
-  account: Account | null
-  profile?: Profile
-  isNewUser: boolean
-  /** How the user signed in (RFC 8176): goes into the JWT / the database row. */
-  amr: string[]
-  callbackUrl: string
-  /**
-   * JWT sessions completed after a second factor: the token the `jwt` callback built at the
-   * first factor (the callback is not run twice).
-   */
-  token?: JWT
+/** The `amr` (RFC 8176) of a first factor, by provider kind. */
+export function firstFactorAmr(provider: Pick<ProviderConfig, "type">): string[] {
+  switch (provider.type) {
+    case "credentials":
+      return ["pwd"]
+    case "email":
+      return ["email"]
+    case "webauthn":
+      return ["hwk"]
+    default:
+      return ["fed"]
+  }
 }
 
 /**
@@ -88,7 +88,7 @@ function claimable(ctx: RequestContext, provider: ProviderConfig | undefined, us
   return !isEmailProven(user as { emailVerified?: Date | null })
 }
 
-function defaultTokenOf(user: User): JWT {
+export function defaultTokenOf(user: User): JWT {
   return {
     name: user.name ?? null,
     email: user.email ?? null,
@@ -97,7 +97,7 @@ function defaultTokenOf(user: User): JWT {
   }
 }
 
-async function runJwtCallback(ctx: RequestContext, signIn: VerifiedSignIn, token: JWT) {
+export async function runJwtCallback(ctx: RequestContext, signIn: VerifiedSignIn, token: JWT) {
   const { user, account, profile, isNewUser } = signIn
   return ctx.config.callbacks.jwt({
     token,
@@ -151,15 +151,10 @@ export async function issueSignIn(
         amr: said ?? amr,
         ...(unproven ? { unproven: true } : {}),
       }
-      // No adapter: a refreshing provider's tokens ride in the (encrypted) session token.
-      const withTokens =
-        config.adapter || !provider ? session : withSignInTokens(session, provider, account)
-      addCookies(
-        ctx,
-        withTokens === session
-          ? await issueJwtSession(sctx, session)
-          : await issueWithinBudget(sctx, withTokens, provider!.id),
-      )
+      // No adapter: what the provider's feature keeps rides in the (encrypted) session token.
+      const keep = config.adapter || !provider ? undefined : featureOf(provider)?.session
+      const kept = await keep?.tokenAtSignIn?.(sctx, provider!, account, session)
+      addCookies(ctx, kept ?? (await issueJwtSession(sctx, session)))
       await revokeReplacedSession(config, logger, previous, claims.sid)
     }
   } else {
@@ -211,54 +206,10 @@ async function keepCurrentSession(
 }
 
 /**
- * The first factor passed and a second is due: no session yet, only the sealed pending state
- * (the request's previous session ends here, as any new sign-in replaces it), then the code page.
- * JWT sessions run the `jwt` callback now, while `account` and `profile` are at hand.
+ * A sign-in that goes on elsewhere (a second factor due) ends the request's previous session,
+ * as any new sign-in replaces it.
  */
-async function startSecondFactor(
-  ctx: RequestContext,
-  provider: ProviderConfig,
-  signIn: VerifiedSignIn,
-  step: "verify" | "enroll",
-): Promise<Outcome> {
-  const { config } = ctx
-  let tok: JWT | undefined
-  if (config.session.strategy === "jwt") {
-    const token = await runJwtCallback(ctx, signIn, defaultTokenOf(signIn.user))
-    if (token === null || token === undefined) {
-      ctx.logger.debug("jwt callback returned null: no session")
-      return redirect(signIn.callbackUrl)
-    }
-    tok = token
-  }
-  await endPreviousSession(ctx)
-  const { account } = signIn
-  addCookies(
-    ctx,
-    await sealPending(ctx, {
-      uid: signIn.user.id!,
-      step,
-      amr: signIn.amr,
-      cb: signIn.callbackUrl,
-      pid: provider.id,
-      ...(signIn.isNewUser ? { nu: true } : {}),
-      ...(tok ? { tok } : {}),
-      ...(account
-        ? {
-            acct: {
-              provider: account.provider,
-              type: account.type,
-              providerAccountId: account.providerAccountId,
-            },
-          }
-        : {}),
-    }),
-  )
-  ctx.logger.debug("second factor pending", { provider: provider.id, step })
-  return redirect(twoFactorPageUrl(ctx))
-}
-
-async function endPreviousSession(ctx: RequestContext): Promise<void> {
+export async function endPreviousSession(ctx: RequestContext): Promise<void> {
   const { name, options } = ctx.cookies.sessionToken
   const present = presentSessionCookieNames(ctx.parsed.cookies, name)
   if (present.length === 0) return

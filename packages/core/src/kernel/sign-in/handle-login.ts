@@ -3,17 +3,18 @@
  * the user and account (Auth.js v5 rules, reference §6.2/§6.3); without one, the provider's
  * user as given. One small function per provider kind.
  */
-import type { AdapterAccount, AdapterUser } from "../../adapters.js"
-import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../../errors.js"
-import { accountRowOf, storeSignInTokens } from "../../features/refresh/sign-in.js"
-import type { ProviderConfig, ProviderType } from "../../providers/index.js"
+
 import { countAccountChange } from "../account/change-limit.js"
 import { claimAddress } from "../account/claim.js"
 import { currentSessionOf } from "../account/current-session.js"
 import { markVerified, type OwnershipOutcome, proveEmail } from "../account/email-ownership.js"
 import { assertStepUp } from "../account/step-up.js"
+import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
+import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import { emitEvent } from "../events.js"
+import { featureOf } from "../feature.js"
+import type { ProviderConfig, ProviderType } from "../types/provider.js"
 import type { Account, User } from "../types/records.js"
 import { decideAccountLinking } from "./account-linking.js"
 import type { SignInAttempt } from "./sign-in-attempt.js"
@@ -147,7 +148,7 @@ async function resolveAccountLogin(
       })
     }
     case "sign-in-existing":
-      await storeSignInTokens(ctx.config, provider, account)
+      await featureOf(provider)?.session?.signedInAgain?.(ctx.config, provider, account)
       return { user: decision.user, account, isNewUser: false }
     case "link-to-current": {
       // Adding a way to sign in is an account change: a recent sign-in (with the second
@@ -187,7 +188,8 @@ async function linkAccount(
   user: AdapterUser,
 ): Promise<void> {
   const row = { ...account, userId: user.id, type: account.type } as AdapterAccount
-  await ctx.config.adapter!.linkAccount!(await accountRowOf(ctx.config, provider, row))
+  const stored = featureOf(provider)?.session?.accountRow
+  await ctx.config.adapter!.linkAccount!(stored ? await stored(ctx.config, provider, row) : row)
   await emitEvent(ctx.config.events, ctx.logger, "linkAccount", { user, account })
 }
 

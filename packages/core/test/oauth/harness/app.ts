@@ -3,10 +3,7 @@
  * and the first leg of its sign-in (POST /auth/signin/oidc), for the request-level tests.
  */
 import { afterAll, beforeAll } from "vitest"
-import { oauthCallback, oauthSignIn } from "../../../src/features/oauth/actions.js"
 import { Auth } from "../../../src/index.js"
-import { callbackHandlers } from "../../../src/kernel/actions/callback/handlers.js"
-import { signInHandlers } from "../../../src/kernel/actions/signin/handlers.js"
 import OAuth, { type OIDCUserConfig } from "../../../src/providers/oauth.js"
 import type { AuthConfig } from "../../../src/types.js"
 import type { Browser } from "./browser.js"
@@ -64,16 +61,12 @@ export async function startSignIn(
 }
 
 /**
- * The OpenID Provider for one test file, started before its tests and closed after; the OAuth
- * handlers are registered exactly as the core registers them. Read it through the getter.
+ * The OpenID Provider for one test file, started before its tests and closed after. Read it
+ * through the getter.
  */
 export function useOidcServer(): () => OidcHarness {
   let op: OidcHarness | undefined
   beforeAll(async () => {
-    signInHandlers.oauth ??= oauthSignIn
-    signInHandlers.oidc ??= oauthSignIn
-    callbackHandlers.oauth ??= oauthCallback
-    callbackHandlers.oidc ??= oauthCallback
     op = await startOidcServer()
   })
   afterAll(() => op?.close())

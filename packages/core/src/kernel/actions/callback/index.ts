@@ -1,13 +1,14 @@
 /** `GET|POST /callback/<provider>`: dispatched to the provider kind's handler. */
-import { InvalidProvider } from "../../../errors.js"
+
 import type { RequestContext } from "../../context.js"
+import { InvalidProvider } from "../../errors.js"
 import type { Outcome } from "../../http/outcome.js"
 import { requireProvider } from "../provider.js"
-import { callbackHandlers } from "./handlers.js"
+import { callbackHandlerOf } from "./handlers.js"
 
 export async function callbackAction(ctx: RequestContext): Promise<Outcome> {
   const provider = requireProvider(ctx)
-  const handler = callbackHandlers[provider.type]
+  const handler = callbackHandlerOf(provider)
   if (!handler) {
     throw new InvalidProvider(`Callbacks of "${provider.type}" providers are not available`)
   }

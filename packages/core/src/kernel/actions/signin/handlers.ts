@@ -1,25 +1,22 @@
 /**
- * `POST /signin/<provider>` per provider kind. OAuth/OIDC (authorization redirect) and email
- * (send the link) register here.
+ * `POST /signin/<provider>`: the provider's feature answers (an OAuth authorization redirect,
+ * an email link sent); a credentials provider's sign-in is a POST to its callback, so its
+ * `/signin` leads to the sign-in page, as in Auth.js.
  */
-
-import { emailSignIn } from "../../../features/email/actions.js"
-import { oauthSignIn } from "../../../features/oauth/actions.js"
-import type { ProviderConfig, ProviderType } from "../../../providers/index.js"
 import { pageUrl, type RequestContext } from "../../context.js"
+import { type Feature, featureOf } from "../../feature.js"
 import { type Outcome, redirect } from "../../http/outcome.js"
+import type { ProviderConfig } from "../../types/provider.js"
 
-export type SignInHandler = (
-  ctx: RequestContext,
-  provider: ProviderConfig,
-  input: { callbackUrl: string },
-) => Promise<Outcome>
+export type SignInHandler = NonNullable<Feature["signIn"]>
 
-export const signInHandlers: Partial<Record<ProviderType, SignInHandler>> = {
-  // Credentials sign in by posting to /callback/<id>; here (as in Auth.js) they get the form.
-  credentials: async (ctx, _provider, { callbackUrl }) =>
-    redirect(pageUrl(ctx, "signIn", { callbackUrl })),
-  email: emailSignIn,
-  oauth: oauthSignIn,
-  oidc: oauthSignIn,
+/** The handler for `provider`, or `undefined` when its kind starts elsewhere (passkeys). */
+export function signInHandlerOf(provider: ProviderConfig): SignInHandler | undefined {
+  const own = featureOf(provider)?.signIn
+  if (own) return own
+  if (provider.type === "credentials") {
+    return async (ctx: RequestContext, _provider, { callbackUrl }): Promise<Outcome> =>
+      redirect(pageUrl(ctx, "signIn", { callbackUrl }))
+  }
+  return undefined
 }

@@ -1,21 +1,21 @@
 /**
- * `POST /signin` and `POST /signin/<provider>` (CSRF-checked). What happens next depends on the
- * provider kind: each kind registers its handler in `handlers`.
+ * `POST /signin` and `POST /signin/<provider>` (CSRF-checked). What happens next is the
+ * provider's feature's to say (`handlers.ts`).
  */
 
-import { InvalidProvider } from "../../../errors.js"
 import { resolveCallbackUrl } from "../../callback-url.js"
 import { pageUrl, type RequestContext } from "../../context.js"
 import { requireCsrf } from "../../csrf/require.js"
+import { InvalidProvider } from "../../errors.js"
 import { type Outcome, redirect } from "../../http/outcome.js"
 import { requireProvider } from "../provider.js"
-import { signInHandlers } from "./handlers.js"
+import { signInHandlerOf } from "./handlers.js"
 
 export async function signInAction(ctx: RequestContext): Promise<Outcome> {
   await requireCsrf(ctx)
   if (ctx.providerId === undefined) return redirect(pageUrl(ctx, "signIn"))
   const provider = requireProvider(ctx)
-  const handler = signInHandlers[provider.type]
+  const handler = signInHandlerOf(provider)
   if (!handler) {
     // Passkeys start in the browser: options first, then the credential to the callback.
     const hint =

@@ -11,14 +11,14 @@ import {
   RefreshTokenError,
   TokenEndpointError,
   TokenEndpointTimeout,
-} from "../../errors.js"
-import { nowSeconds } from "../../kernel/time.js"
-import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
-import { clientAuthentication, clientOf } from "../oauth/client-auth.js"
-import { getAuthorizationServer } from "../oauth/discovery.js"
-import { safeCode } from "../oauth/errors.js"
-import { insecureFor } from "../oauth/http.js"
-import { resolveOAuthProvider } from "../oauth/provider.js"
+} from "../../../kernel/errors.js"
+import { nowSeconds } from "../../../kernel/time.js"
+import { clientAuthentication, clientOf } from "../client-auth.js"
+import { getAuthorizationServer } from "../discovery.js"
+import { safeCode } from "../errors.js"
+import { insecureFor } from "../http.js"
+import { resolveOAuthProvider } from "../provider.js"
+import type { AnyOAuthProviderConfig } from "../provider-config.js"
 
 /** What a refresh yields. `refresh_token` is the rotated one, if the provider rotated it. */
 export interface RefreshedTokens {

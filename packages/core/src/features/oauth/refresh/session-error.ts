@@ -4,11 +4,11 @@
  * sessions look up the user's accounts of refreshing providers (one indexed query each, only
  * when such a provider is configured).
  */
-import type { JWT } from "../../jwt.js"
-import type { ResolvedConfig } from "../../kernel/config/resolve.js"
-import { nowSeconds } from "../../kernel/time.js"
-import type { Session } from "../../kernel/types/records.js"
-import type { ProviderConfig } from "../../providers/index.js"
+
+import type { ResolvedConfig } from "../../../kernel/config/resolve.js"
+import { nowSeconds } from "../../../kernel/time.js"
+import type { JWT } from "../../../kernel/token/jwt.js"
+import type { ProviderConfig } from "../../../kernel/types/provider.js"
 import { refreshOptionsOf } from "./options.js"
 import { PROVIDER_TOKENS_CLAIM, tokensClaimOf } from "./session-cookie.js"
 import { needsSignIn, pickTokens } from "./tokens.js"
@@ -59,10 +59,4 @@ export async function accountsHaveRefreshError(
     if (account && needsSignIn(pickTokens(account), now)) return true
   }
   return false
-}
-
-/** `session` with the error set, unless the app's `session` callback set one itself. */
-export function markSession(session: Session): Session {
-  if (session.error === undefined) session.error = "RefreshTokenError"
-  return session
 }

@@ -2,8 +2,8 @@
  * A provider's `refresh` option, settled: `true` or an object turns refresh on, with defaults
  * for whatever the object leaves out. Anything else (absent, `false`) leaves it off.
  */
-import type { ProviderConfig } from "../../providers/index.js"
-import type { RefreshOptions } from "../../providers/oauth.js"
+import type { ProviderConfig } from "../../../kernel/types/provider.js"
+import type { RefreshOptions } from "../provider-config.js"
 
 export interface ResolvedRefreshOptions {
   readonly skewSeconds: number

@@ -2,14 +2,15 @@
  * `GET {basePath}/account`: what the signed-in user's account page shows. A section is `null`
  * when the adapter (or, for JWT sessions, the revocation setting) cannot provide it.
  */
-import type { AdapterAccount, AdapterAuthenticator } from "../../adapters.js"
-import { hasMethods } from "../../kernel/account/adapter-support.js"
-import type { AccountUser } from "../../kernel/account/current-session.js"
-import type { RecentAuthFacts } from "../../kernel/account/recent-auth.js"
-import { recentAuthVerdict } from "../../kernel/account/recent-auth.js"
-import type { ResolvedConfig } from "../../kernel/config/resolve.js"
-import { nowSeconds } from "../../kernel/time.js"
-import { findPasswordProvider } from "../password/config.js"
+
+import { hasMethods } from "../account/adapter-support.js"
+import type { AccountUser } from "../account/current-session.js"
+import type { RecentAuthFacts } from "../account/recent-auth.js"
+import { recentAuthVerdict } from "../account/recent-auth.js"
+import type { AdapterAccount, AdapterAuthenticator } from "../adapters.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { featuresOf } from "../feature.js"
+import { nowSeconds } from "../time.js"
 import { type DeviceSession, listDeviceSessions } from "./device-sessions.js"
 
 export interface AccountView {
@@ -67,15 +68,13 @@ export async function accountView(
 ): Promise<AccountView> {
   const { adapter } = config
   const { userId } = current
-  const [passkeys, sessions, accounts, passwordHash] = await Promise.all([
+  const [passkeys, sessions, accounts, ...sections] = await Promise.all([
     hasMethods(config, ["listAuthenticatorsByUserId"])
       ? adapter!.listAuthenticatorsByUserId!(userId)
       : null,
     listDeviceSessions(config, userId, current.sessionId),
     hasMethods(config, ["listAccountsByUserId"]) ? adapter!.listAccountsByUserId!(userId) : null,
-    findPasswordProvider(config.providers) && hasMethods(config, ["getPasswordHash"])
-      ? adapter!.getPasswordHash!(userId)
-      : undefined,
+    ...featuresOf(config).map((feature) => feature.account?.view?.(config, userId)),
   ])
   const maxAge = config.session.recentAuthMaxAge
   return {
@@ -95,6 +94,8 @@ export async function accountView(
             type: a.type,
             providerAccountId: a.providerAccountId,
           })),
-    password: passwordHash === undefined ? null : { set: passwordHash !== null },
+    // Sections of the configured features (the password of password accounts): `null` without.
+    password: null,
+    ...Object.assign({}, ...sections),
   }
 }

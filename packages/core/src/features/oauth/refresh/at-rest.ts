@@ -8,7 +8,7 @@
  * written by Auth.js (or before `refresh` was turned on): it is read as it is and sealed at the
  * next write.
  */
-import { decode, encode } from "../../jwt.js"
+import { decode, encode } from "../../../kernel/token/jwt.js"
 
 export const PROVIDER_TOKEN_SALT = "latchkey.provider-token"
 export const SEALED_PREFIX = "lk1."

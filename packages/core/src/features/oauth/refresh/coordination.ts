@@ -16,8 +16,8 @@
  * one process only.
  */
 
-import { sha256Base64Url } from "../../kernel/crypto/digest.js"
-import type { Store } from "../../kernel/rate-limit/store.js"
+import { sha256Base64Url } from "../../../kernel/crypto/digest.js"
+import type { Store } from "../../../kernel/rate-limit/store.js"
 import { openToken, sealToken } from "./at-rest.js"
 import type { ProviderTokens } from "./tokens.js"
 

@@ -4,18 +4,15 @@
  * for someone else, and nothing changes. Removing the last way to sign in is
  * `LastSignInMethod`.
  */
-import { InvalidRequest, LastSignInMethod } from "../../errors.js"
-import { requireMethods } from "../../kernel/account/adapter-support.js"
-import { countSignInMethods } from "../../kernel/account/sign-in-methods.js"
-import type { ResolvedConfig } from "../../kernel/config/resolve.js"
-import type { RequestContext } from "../../kernel/context.js"
-import { type KeptSession, moveAccountState } from "../../kernel/grants/account-state.js"
-import type { ResponseCookie } from "../../types.js"
-import {
-  PASSWORD_ACCOUNT_OPS,
-  type PasswordAccountOp,
-  runPasswordAccountOp,
-} from "../password/account-ops.js"
+
+import { requireMethods } from "../account/adapter-support.js"
+import { countSignInMethods } from "../account/sign-in-methods.js"
+import type { Adapter } from "../adapters.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { InvalidProvider, InvalidRequest, LastSignInMethod } from "../errors.js"
+import { type AccountOpInput, type AccountOp as FeatureOp, featuresOf } from "../feature.js"
+import { moveAccountState } from "../grants/account-state.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import {
   jwtSessionsUnsupported,
   notFound,
@@ -24,36 +21,47 @@ import {
 } from "./device-sessions.js"
 import { linkedAccounts } from "./view.js"
 
-export const ACCOUNT_OPS = [
+/** The kernel's own changes: passkeys, sessions and linked accounts are adapter rows. */
+const KERNEL_OPS = [
   "passkey-rename",
   "passkey-delete",
   "session-revoke",
   "sessions-revoke-others",
   "account-unlink",
-  // The password and the address of password accounts (`features/password/account-ops.ts`).
-  ...PASSWORD_ACCOUNT_OPS,
+] as const
+
+/**
+ * Every change of the account API: the kernel's, and those features add (the password and the
+ * address of password accounts: `features/password/account-ops.ts`). Names only: a feature's
+ * change is answered only when the feature is configured.
+ */
+export const ACCOUNT_OPS = [
+  ...KERNEL_OPS,
+  "password-set",
+  "password-change",
+  "password-remove",
+  "email-change",
 ] as const
 
 export type AccountOp = (typeof ACCOUNT_OPS)[number]
+type KernelOp = (typeof KERNEL_OPS)[number]
 
-const isPasswordOp = (op: AccountOp): op is PasswordAccountOp =>
-  (PASSWORD_ACCOUNT_OPS as readonly string[]).includes(op)
+const isKernelOp = (op: AccountOp): op is KernelOp => (KERNEL_OPS as readonly string[]).includes(op)
 
 export function isAccountOp(value: string | undefined): value is AccountOp {
   return (ACCOUNT_OPS as readonly string[]).includes(value ?? "")
 }
 
-export interface OpInput {
-  /** The request (mails, limits and URLs of the password changes need it). */
-  ctx: RequestContext
-  userId: string
-  /**
-   * The requesting session: kept (re-issued at the new stamp) when a change moves the account's
-   * state, which ends every other session and voids every pending grant.
-   */
-  keep: KeptSession
-  body: Readonly<Record<string, unknown>>
+/** The configured feature that answers `op`, if any. */
+function featureOp(config: ResolvedConfig, op: string): FeatureOp | undefined {
+  for (const feature of featuresOf(config)) {
+    const found = feature.account?.ops?.[op]
+    if (found) return found
+  }
+  return undefined
 }
+
+export type OpInput = AccountOpInput
 
 /** A bounded, non-empty string field, else `InvalidRequest` (400). */
 function field(body: OpInput["body"], name: string, max = 512): string {
@@ -79,7 +87,17 @@ function passkeyName(body: OpInput["body"]): string {
  * sign in again for a change the server cannot make would be a pointless detour.
  */
 export function assertOpSupported(op: AccountOp, config: ResolvedConfig): void {
-  const needs: Record<AccountOp, readonly (keyof import("../../adapters.js").Adapter)[]> = {
+  if (!isKernelOp(op)) {
+    const answered = featureOp(config, op)
+    if (!answered) {
+      throw new InvalidProvider(
+        `The account change ${op} belongs to a feature this app does not configure`,
+      )
+    }
+    requireMethods(config, (answered.needs?.(config) ?? []) as readonly (keyof Adapter)[])
+    return
+  }
+  const needs: Record<KernelOp, readonly (keyof import("../adapters.js").Adapter)[]> = {
     "passkey-rename": ["renameAuthenticator"],
     "passkey-delete": [
       "listAuthenticatorsByUserId",
@@ -96,16 +114,6 @@ export function assertOpSupported(op: AccountOp, config: ResolvedConfig): void {
       "getUser",
       "listAuthenticatorsByUserId",
     ],
-    "password-set": ["getUser", "getPasswordHash", "setPasswordHash"],
-    "password-change": ["getUser", "getPasswordHash", "setPasswordHash"],
-    "password-remove": [
-      "getUser",
-      "getPasswordHash",
-      "deletePasswordHash",
-      "listAuthenticatorsByUserId",
-      "listAccountsByUserId",
-    ],
-    "email-change": ["getUser", "getUserByEmail", "getPasswordHash", "createVerificationToken"],
   }
   requireMethods(config, needs[op])
   if (
@@ -118,10 +126,13 @@ export function assertOpSupported(op: AccountOp, config: ResolvedConfig): void {
 }
 
 /** Runs `op`; returns cookies to set. */
-export async function runAccountOp(op: AccountOp, input: OpInput): Promise<ResponseCookie[]> {
+export async function runAccountOp(
+  op: AccountOp,
+  input: OpInput,
+): Promise<readonly ResponseCookie[]> {
   const { keep, userId, body } = input
   const { config } = keep.sctx
-  if (isPasswordOp(op)) return runPasswordAccountOp(op, input)
+  if (!isKernelOp(op)) return featureOp(config, op)!.run(input)
   switch (op) {
     case "passkey-rename": {
       const id = field(body, "id")

@@ -13,16 +13,16 @@
  * and is remembered, so nobody asks the provider again with that token.
  */
 
-import { InvalidProvider, RefreshTokenError, TokenEndpointTimeout } from "../../errors.js"
-import { currentSession } from "../../kernel/account/current-session.js"
-import { type ResolvedConfig, resolveConfig } from "../../kernel/config/resolve.js"
-import { emitEvent } from "../../kernel/events.js"
-import type { SessionContext } from "../../kernel/session/context.js"
-import { requestSessionContext } from "../../kernel/session/get-session.js"
-import { nowSeconds } from "../../kernel/time.js"
-import type { ResponseCookie } from "../../kernel/types/cookies.js"
-import type { AnyOAuthProviderConfig } from "../../providers/oauth.js"
-import type { AuthConfig } from "../../types.js"
+import { currentSession } from "../../../kernel/account/current-session.js"
+import { type ResolvedConfig, resolveConfig } from "../../../kernel/config/resolve.js"
+import { InvalidProvider, RefreshTokenError, TokenEndpointTimeout } from "../../../kernel/errors.js"
+import { emitEvent } from "../../../kernel/events.js"
+import type { SessionContext } from "../../../kernel/session/context.js"
+import { requestSessionContext } from "../../../kernel/session/get-session.js"
+import { nowSeconds } from "../../../kernel/time.js"
+import type { AuthConfig } from "../../../kernel/types/config.js"
+import type { ResponseCookie } from "../../../kernel/types/cookies.js"
+import type { AnyOAuthProviderConfig } from "../provider-config.js"
 import {
   flightKey,
   type GraceEntry,

@@ -9,18 +9,19 @@
  * text/html) a 303 to `callbackUrl` (same-origin rule), with `?error=<type>` on failure —
  * except a failed CSRF check, which never redirects (a 403 page, as everywhere else).
  */
-import { AuthError, CallbackRouteError, SessionRequired, UnknownAction } from "../../errors.js"
-import { warnMissingOnce } from "../../kernel/account/adapter-support.js"
-import { countAccountChange } from "../../kernel/account/change-limit.js"
-import { currentSession, keptSession } from "../../kernel/account/current-session.js"
-import { assertStepUp } from "../../kernel/account/step-up.js"
-import { addCookies, type RequestContext } from "../../kernel/context.js"
-import { requireCsrf } from "../../kernel/csrf/require.js"
-import { errorOutcome } from "../../kernel/http/error-outcome.js"
-import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../../kernel/http/outcome.js"
-import { publicError } from "../../kernel/http/public-error.js"
-import { toLocation } from "../../kernel/redirect.js"
-import { sessionContext } from "../../kernel/session/from-request.js"
+
+import { warnMissingOnce } from "../account/adapter-support.js"
+import { countAccountChange } from "../account/change-limit.js"
+import { currentSession, keptSession } from "../account/current-session.js"
+import { assertStepUp } from "../account/step-up.js"
+import { addCookies, type RequestContext } from "../context.js"
+import { requireCsrf } from "../csrf/require.js"
+import { AuthError, CallbackRouteError, SessionRequired, UnknownAction } from "../errors.js"
+import { errorOutcome } from "../http/error-outcome.js"
+import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../http/outcome.js"
+import { publicError } from "../http/public-error.js"
+import { toLocation } from "../redirect.js"
+import { sessionContext } from "../session/from-request.js"
 import { ACCOUNT_OPS, assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { accountView } from "./view.js"
 

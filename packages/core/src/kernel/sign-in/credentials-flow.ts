@@ -1,26 +1,34 @@
 /**
- * `POST /callback/<credentials provider>`: CSRF, `authorize`, then the common sign-in path.
- * `null` → `CredentialsSignin` (sign-in page, `code=` from the app's subclass); an `AuthError`
- * thrown by `authorize` keeps its type; anything else is a `CallbackRouteError` (logged,
- * `error=Configuration`).
+ * A sign-in by posted credentials (`POST /callback/<provider>`), whoever checks them (the app's
+ * `authorize`, or the password accounts' own check): CSRF, the per-IP and per-account limits,
+ * the check, then the common sign-in path. `null` → `CredentialsSignin` (sign-in page, `code=`
+ * from the app's subclass); an `AuthError` thrown by the check keeps its type; anything else is
+ * a `CallbackRouteError` (logged, `error=Configuration`).
  */
-import { AuthError, CallbackRouteError, CredentialsSignin, MethodNotAllowed } from "../../errors.js"
-import { resolveCallbackUrl } from "../../kernel/callback-url.js"
-import type { RequestContext } from "../../kernel/context.js"
-import { requireCsrf } from "../../kernel/csrf/require.js"
-import type { Outcome } from "../../kernel/http/outcome.js"
-import { enforceCredentialsLimits } from "../../kernel/rate-limit/credentials-limits.js"
-import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
-import type { Account, User } from "../../kernel/types/records.js"
-import type { ProviderConfig } from "../../providers/index.js"
-import { isPasswordProvider } from "../password/config.js"
-import { authorizePassword } from "../password/sign-in.js"
+import { resolveCallbackUrl } from "../callback-url.js"
+import type { RequestContext } from "../context.js"
+import { requireCsrf } from "../csrf/require.js"
+import { AuthError, CallbackRouteError, CredentialsSignin, MethodNotAllowed } from "../errors.js"
+import type { Outcome } from "../http/outcome.js"
+import {
+  type CredentialsLimitedProvider,
+  enforceCredentialsLimits,
+} from "../rate-limit/credentials-limits.js"
+import type { ProviderConfig } from "../types/provider.js"
+import type { Account, User } from "../types/records.js"
+import { completeSignIn } from "./complete-sign-in.js"
 
-export async function credentialsCallback(
+/** Checks the posted fields: the user, or `null` to refuse. */
+export type CheckCredentials = (
+  credentials: Record<string, unknown>,
+  request: Request,
+) => Promise<User | null>
+
+export async function credentialsSignIn(
   ctx: RequestContext,
-  provider: ProviderConfig,
+  provider: ProviderConfig & CredentialsLimitedProvider,
+  check: CheckCredentials,
 ): Promise<Outcome> {
-  if (provider.type !== "credentials") throw new TypeError("not a credentials provider")
   if (ctx.parsed.method !== "POST") {
     throw new MethodNotAllowed("Credentials sign-in takes a POST to this URL", {
       details: { allow: "POST" },
@@ -33,10 +41,7 @@ export async function credentialsCallback(
   const succeeded = await enforceCredentialsLimits(ctx, provider, credentials)
   let user: User | null
   try {
-    // The Password provider is run by the core: its users and hashes are the adapter's.
-    user = isPasswordProvider(provider)
-      ? await authorizePassword(ctx, provider, credentials)
-      : await provider.authorize(credentials, rebuildRequest(ctx))
+    user = await check(credentials, rebuildRequest(ctx))
   } catch (error) {
     if (error instanceof AuthError) throw error
     throw new CallbackRouteError("authorize() threw", {
@@ -72,7 +77,7 @@ async function assertStoredUser(ctx: RequestContext, provider: string, id: strin
   )
 }
 
-/** The original request with its body intact (ours was consumed by parsing). */
+/** The original request with its body intact (ours was consumed by parsing): for `authorize`. */
 function rebuildRequest(ctx: RequestContext): Request {
   return new Request(ctx.request.url, {
     method: "POST",

@@ -5,11 +5,11 @@
  * the whole session token must stay within {@link SESSION_TOKEN_BUDGET_BYTES}, or the write
  * fails with `ProviderTokensTooLarge` instead of growing the cookie without bound.
  */
-import { ProviderTokensTooLarge } from "../../errors.js"
-import type { JWT } from "../../jwt.js"
-import type { SessionContext } from "../../kernel/session/context.js"
-import { issueJwtSession } from "../../kernel/session/issue.js"
-import type { ResponseCookie } from "../../kernel/types/cookies.js"
+import { ProviderTokensTooLarge } from "../../../kernel/errors.js"
+import type { SessionContext } from "../../../kernel/session/context.js"
+import { issueJwtSession } from "../../../kernel/session/issue.js"
+import type { JWT } from "../../../kernel/token/jwt.js"
+import type { ResponseCookie } from "../../../kernel/types/cookies.js"
 import type { ProviderTokens } from "./tokens.js"
 
 export const PROVIDER_TOKENS_CLAIM = "providerTokens"

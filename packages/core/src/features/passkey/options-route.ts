@@ -1,2 +1,0 @@
-/** `GET /webauthn-options/<provider>`: see `features/passkey/options.ts`. */
-export { webauthnOptionsAction } from "./options.js"

@@ -1,0 +1,81 @@
+/**
+ * Auth.js lets an app write a provider as a plain object (`{ id: "corp", type: "oidc", issuer,
+ * clientId, clientSecret }`, `{ id: "http-email", type: "email", sendVerificationRequest }`) and
+ * the two-factor options as a plain object. Such a value carries no feature (the factories
+ * attach one, `kernel/feature.ts`), so the public functions pass the configuration through here
+ * first: each plain value gets the feature its `type` names, loaded with `import()` the first
+ * time one is met. An app whose providers all come from factories never loads this code's
+ * targets (its configuration is returned as it is), and a code-splitting build keeps them out of
+ * its start-up chunk.
+ */
+import type { Feature } from "./kernel/feature.js"
+import { featureOf, withFeature } from "./kernel/feature.js"
+import type { AuthConfig as KernelAuthConfig } from "./kernel/types/config.js"
+import type { AuthConfig } from "./types.js"
+
+/** The feature of each provider `type` a plain object may have. */
+const FEATURE_OF_TYPE: Record<string, () => Promise<Feature>> = {
+  oauth: () => import("./features/oauth/index.js").then((m) => m.oauthFeature),
+  oidc: () => import("./features/oauth/index.js").then((m) => m.oauthFeature),
+  credentials: () => import("./features/credentials/index.js").then((m) => m.credentialsFeature),
+  email: () => import("./features/email/index.js").then((m) => m.emailFeature),
+  webauthn: () => import("./features/passkey/index.js").then((m) => m.passkeyFeature),
+}
+
+const loadTwoFactor = () => import("./features/two-factor/index.js").then((m) => m.twoFactorFeature)
+
+/** Configurations already looked at, and what they became (the same object when nothing). */
+const seen = new WeakMap<object, KernelAuthConfig | Promise<KernelAuthConfig>>()
+
+/**
+ * `config` with every plain provider object and plain `twoFactor` carrying its feature. A value
+ * with no known `type` is left for the kernel's configuration check, which names it.
+ */
+export function withPlainProviders(
+  config: AuthConfig,
+): KernelAuthConfig | Promise<KernelAuthConfig> {
+  if (!config || typeof config !== "object") return config as KernelAuthConfig
+  const known = seen.get(config)
+  if (known) return known
+  const made = needsFeatures(config) ? upgrade(config) : (config as KernelAuthConfig)
+  seen.set(config, made)
+  if (made instanceof Promise) {
+    // Once settled, later requests get the object itself (no await of a settled promise).
+    made.then(
+      (upgraded) => seen.set(config, upgraded),
+      () => seen.delete(config),
+    )
+  }
+  return made
+}
+
+function isPlain(value: unknown): value is { type?: unknown } {
+  return value !== null && typeof value === "object" && featureOf(value) === undefined
+}
+
+function needsFeatures(config: AuthConfig): boolean {
+  const providers: unknown[] = Array.isArray(config.providers) ? config.providers : []
+  return (
+    providers.some((p) => isPlain(p) || typeof p === "function") ||
+    (config.twoFactor !== undefined && isPlain(config.twoFactor))
+  )
+}
+
+async function upgrade(config: AuthConfig): Promise<KernelAuthConfig> {
+  const providers = Array.isArray(config.providers)
+    ? await Promise.all(config.providers.map(upgradeProvider))
+    : config.providers
+  const twoFactor =
+    config.twoFactor !== undefined && isPlain(config.twoFactor)
+      ? withFeature(config.twoFactor, await loadTwoFactor())
+      : config.twoFactor
+  return { ...config, providers, twoFactor } as KernelAuthConfig
+}
+
+async function upgradeProvider(entry: unknown): Promise<unknown> {
+  // Auth.js takes a factory uncalled (`providers: [GitHub]`): called without options, as it does.
+  const provider = typeof entry === "function" ? (entry as () => unknown)() : entry
+  if (!isPlain(provider)) return provider
+  const load = typeof provider.type === "string" ? FEATURE_OF_TYPE[provider.type] : undefined
+  return load ? withFeature(provider, await load()) : provider
+}
