@@ -30,7 +30,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url))
 const OUT = join(ROOT, ".tmp/bench-bundle")
 const STARTS = Number(process.env.BENCH_STARTS ?? 10)
 /** Parts listed per bundle. */
-const TOP = 6
+const TOP = 8
 
 /** esbuild's options for a Worker: issue 43's command line. */
 const WORKER_BUILD = {
@@ -174,13 +174,17 @@ const sized = (size) =>
 const times = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : "—")
 const ms = (n) => (n === undefined ? "—" : n.toFixed(0))
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`
-/** The TOP largest of `parts` (the core's folders, or everything else: packages), as one cell. */
-const largest = (parts, core) =>
-  (parts ?? [])
-    .filter(([name]) => name.startsWith("core ") === core)
-    .slice(0, TOP)
-    .map(([name, n]) => `${name.replace(/^core /, "")} ${kb(n)}`)
-    .join(", ") || "—"
+/**
+ * The TOP largest of `parts` as one cell: the core's folders (after their sum), or everything
+ * else (packages).
+ */
+function largest(parts, core) {
+  const chosen = (parts ?? []).filter(([name]) => name.startsWith("core ") === core)
+  if (chosen.length === 0) return "—"
+  const top = chosen.slice(0, TOP).map(([name, n]) => `${name.replace(/^core /, "")} ${kb(n)}`)
+  const sum = chosen.reduce((total, [, n]) => total + n, 0)
+  return `${core ? `${kb(sum)} in all: ` : ""}${top.join(", ")}`
+}
 
 export async function benchBundles() {
   rmSync(OUT, { recursive: true, force: true })
