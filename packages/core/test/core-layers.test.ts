@@ -16,7 +16,7 @@ const run = promisify(execFile)
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const script = join(root, "scripts/check-core-layers.mjs")
 
-/** A core in the new layout whose folders import only downwards. */
+/** A core in the new layout whose folders import only downwards (a feature its own subfolder too). */
 const CLEAN: Record<string, string> = {
   "index.ts":
     'export { handle } from "./kernel/handle.js"\nexport type { Grant } from "./kernel/grants/grant.js"',
@@ -70,6 +70,48 @@ async function check(planted: Record<string, string>, { layout = true, strict = 
   return { code: result.code, output: `${result.stdout}${result.stderr}` }
 }
 
+/** Two kernel folders that import each other: a type-only import one way, `export type … from` back. */
+const PAIR: Record<string, string> = {
+  "kernel/grants/grant.ts":
+    'import type { Cookie } from "../cookies/cookie.js"\nexport interface Grant { id: string; cookie?: Cookie }',
+  "kernel/cookies/cookie.ts":
+    'export type { Grant as Bound } from "../grants/grant.js"\nexport interface Cookie { name: string }',
+}
+
+/** One planted file per layer rule: what it breaks, the rule's heading, and the import named. */
+const LAYER_CASES: [string, Record<string, string>, string, string][] = [
+  [
+    "the kernel importing a feature, through import() in a type",
+    {
+      "kernel/handle.ts":
+        'import type { Grant } from "./grants/grant.js"\nexport const handle = (grant: Grant): ReturnType<typeof import("../features/email/index.js").email> => grant.id',
+    },
+    "the kernel imports a feature (kernel/ → features/)",
+    "kernel/handle.ts → features/email/index.ts",
+  ],
+  [
+    "the kernel importing a provider",
+    { "kernel/providers.ts": 'export { default as github } from "../providers/github.js"' },
+    "the kernel imports a provider (kernel/ → providers/)",
+    "kernel/providers.ts → providers/github.ts",
+  ],
+  [
+    "a feature importing another feature",
+    {
+      "features/email/index.ts":
+        'import type { callback } from "../oauth/callback/run.js"\nexport type Callback = typeof callback',
+    },
+    "a feature imports another feature (features/*/ → features/*/)",
+    "features/email/index.ts → features/oauth/callback/run.ts",
+  ],
+  [
+    "a feature importing a provider",
+    { "features/email/index.ts": 'export { default as github } from "../../providers/github.js"' },
+    "a feature imports a provider (features/*/ → providers/)",
+    "features/email/index.ts → providers/github.ts",
+  ],
+]
+
 describe("check-core-layers", () => {
   it("passes a core whose folders import only downwards", async () => {
     const { code, output } = await check({})
@@ -78,12 +120,7 @@ describe("check-core-layers", () => {
   })
 
   it("fails two folders that import each other, type-only imports included", async () => {
-    const { code, output } = await check({
-      "kernel/grants/grant.ts":
-        'import type { Cookie } from "../cookies/cookie.js"\nexport interface Grant { id: string; cookie?: Cookie }',
-      "kernel/cookies/cookie.ts":
-        'export type { Grant as Bound } from "../grants/grant.js"\nexport interface Cookie { name: string }',
-    })
+    const { code, output } = await check(PAIR)
     expect(code).toBe(1)
     expect(output).toContain("1 pair(s) of folders import each other")
     expect(output).toContain("kernel/cookies/ ↔ kernel/grants/")
@@ -102,58 +139,20 @@ describe("check-core-layers", () => {
     expect(output).toContain("kernel/grants/grant.ts → index.ts")
   })
 
-  it("fails the kernel importing a feature, through import() in a type", async () => {
-    const { code, output } = await check({
-      "kernel/handle.ts":
-        'import type { Grant } from "./grants/grant.js"\nexport const handle = (grant: Grant): ReturnType<typeof import("../features/email/index.js").email> => grant.id',
-    })
+  it.each(LAYER_CASES)("fails %s", async (_, planted, rule, edge) => {
+    const { code, output } = await check(planted)
     expect(code).toBe(1)
-    expect(output).toContain("the kernel imports a feature (kernel/ → features/)")
-    expect(output).toContain("kernel/handle.ts → features/email/index.ts")
-    expect(output).toContain("Fix: the kernel finds features in the config")
-  })
-
-  it("fails the kernel importing a provider", async () => {
-    const { code, output } = await check({
-      "kernel/providers.ts": 'export { default as github } from "../providers/github.js"',
-    })
-    expect(code).toBe(1)
-    expect(output).toContain("the kernel imports a provider (kernel/ → providers/)")
-    expect(output).toContain("kernel/providers.ts → providers/github.ts")
-  })
-
-  it("fails a feature importing another feature, not its own folders", async () => {
-    const { code, output } = await check({
-      "features/email/index.ts":
-        'import type { callback } from "../oauth/callback/run.js"\nexport type Callback = typeof callback',
-    })
-    expect(code).toBe(1)
-    expect(output).toContain("a feature imports another feature (features/*/ → features/*/)")
-    expect(output).toContain("features/email/index.ts → features/oauth/callback/run.ts")
-    expect(output).not.toContain("features/oauth/index.ts → features/oauth/callback/run.ts")
-  })
-
-  it("fails a feature importing a provider", async () => {
-    const { code, output } = await check({
-      "features/email/index.ts": 'export { default as github } from "../../providers/github.js"',
-    })
-    expect(code).toBe(1)
-    expect(output).toContain("a feature imports a provider (features/*/ → providers/)")
-    expect(output).toContain("features/email/index.ts → providers/github.ts")
+    expect(output).toContain(rule)
+    expect(output).toContain(edge)
+    expect(output).toMatch(/\n {2}Fix: /)
   })
 
   it("warns and passes before the kernel folder exists, unless --strict", async () => {
-    const pair = {
-      "kernel/grants/grant.ts":
-        'import type { Cookie } from "../cookies/cookie.js"\nexport interface Grant { id: string; cookie?: Cookie }',
-      "kernel/cookies/cookie.ts":
-        'export type { Grant as Bound } from "../grants/grant.js"\nexport interface Cookie { name: string }',
-    }
-    const before = await check(pair, { layout: false })
+    const before = await check(PAIR, { layout: false })
     expect(before.output).toContain("lib/cookies/ ↔ lib/grants/")
     expect(before.output).toContain("warning only")
     expect(before.code).toBe(0)
-    const strict = await check(pair, { layout: false, strict: true })
+    const strict = await check(PAIR, { layout: false, strict: true })
     expect(strict.output).toContain("lib/cookies/ ↔ lib/grants/")
     expect(strict.code).toBe(1)
   })
