@@ -58,8 +58,21 @@ const github = {
   list: `GitHub(${OAUTH_CLIENT})`,
 }
 
-/** GitHub plus one config key: `options`, and the imports that key needs. */
-const githubWith = (options, imports = []) => ({ ...github, options, imports })
+/** GitHub plus config keys (`options`). */
+const githubWith = (options) => ({ ...github, options })
+
+const credentials = {
+  providers: { Credentials: "credentials" },
+  list: "Credentials({ credentials: { email: {}, password: {} }, authorize: async () => null })",
+}
+
+const githubAndEmailLinks = {
+  providers: { GitHub: "github", Resend: "resend" },
+  list: `GitHub(${OAUTH_CLIENT}), Resend({ apiKey: "re_bench", from: ${FROM} })`,
+  options: `adapter: ${STUB_ADAPTER},`,
+}
+
+const databaseSessions = githubWith(`adapter: ${STUB_ADAPTER}, session: { strategy: "database" },`)
 
 /** A Worker that decodes the `token` query parameter (none: `null`) with `decode` alone. */
 const tokenWorker = (pkg) =>
@@ -95,11 +108,7 @@ const CONFIG_KEY_FEATURES = [
     githubWith('session: { strategy: "jwt", revocation: "strict" },'),
     null,
   ),
-  app(
-    'GitHub + `session.strategy: "database"` (stub adapter)',
-    githubWith(`adapter: ${STUB_ADAPTER}, session: { strategy: "database" },`),
-    githubWith(`adapter: ${STUB_ADAPTER}, session: { strategy: "database" },`),
-  ),
+  app('GitHub + `session.strategy: "database"` (stub adapter)', databaseSessions, databaseSessions),
 ]
 
 /**
@@ -137,17 +146,7 @@ const DEMO = {
 
 export const APPS = [
   app("GitHub only", github, github),
-  app(
-    "Credentials only",
-    {
-      providers: { Credentials: "credentials" },
-      list: "Credentials({ credentials: { email: {}, password: {} }, authorize: async () => null })",
-    },
-    {
-      providers: { Credentials: "credentials" },
-      list: "Credentials({ credentials: { email: {}, password: {} }, authorize: async () => null })",
-    },
-  ),
+  app("Credentials only", credentials, credentials),
   app(
     "the built-in `Password` provider only (stub adapter)",
     {
@@ -163,19 +162,7 @@ export const APPS = [
     latchkey: tokenWorker("@latchkey/core"),
     authjs: tokenWorker("@auth/core"),
   },
-  app(
-    "GitHub + email links (`Resend`, stub adapter)",
-    {
-      providers: { GitHub: "github", Resend: "resend" },
-      list: `GitHub(${OAUTH_CLIENT}), Resend({ apiKey: "re_bench", from: ${FROM} })`,
-      options: `adapter: ${STUB_ADAPTER},`,
-    },
-    {
-      providers: { GitHub: "github", Resend: "resend" },
-      list: `GitHub(${OAUTH_CLIENT}), Resend({ apiKey: "re_bench", from: ${FROM} })`,
-      options: `adapter: ${STUB_ADAPTER},`,
-    },
-  ),
+  app("GitHub + email links (`Resend`, stub adapter)", githubAndEmailLinks, githubAndEmailLinks),
   app("the demo's config (examples/qwik-app)", DEMO, null),
   ...CONFIG_KEY_FEATURES,
 ]
