@@ -68,14 +68,15 @@ function cpuMs(pid) {
 }
 
 /**
- * Milliseconds from spawning workerd on `config` to the end of the first response to GET `path`;
- * throws (with workerd's output) unless that response is a 2xx with a JSON body (the auth
- * endpoint's, not an error page). `ms` is the wall time, `cpu` the CPU time workerd used.
+ * The time from spawning workerd on `config` to the end of the first response to GET `path`:
+ * `ms` the wall time, `cpu` the CPU time workerd used until then (both in ms). Throws, with
+ * workerd's output, unless that response is a 2xx with a JSON body (the auth endpoint's, not an
+ * error page).
  */
 export async function timeFirstResponse(config, path) {
   const { server, fd, port } = await listeningSocket()
   const start = performance.now()
-  const child = spawn(workerd.default, ["serve", config, "--socket-fd", `http=3`], {
+  const child = spawn(workerd.default, ["serve", config, "--socket-fd", "http=3"], {
     stdio: ["ignore", "pipe", "pipe", fd],
   })
   // workerd has its own copy of the socket now; this process must never accept on it.
