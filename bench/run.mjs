@@ -2,6 +2,7 @@
 import os from "node:os"
 import { benchAccessToken } from "./access-token.mjs"
 import { benchAuthSession } from "./auth-session.mjs"
+import { benchBundles } from "./bundle.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
 import { benchDrizzleSession } from "./drizzle-session.mjs"
 import { benchPasskeys } from "./passkey.mjs"
@@ -34,6 +35,7 @@ const suites = {
   peers: benchPeers,
   "peers-breakdown": benchPeersBreakdown,
   "password-hash": benchPasswordHash,
+  bundle: benchBundles,
   // Last: @auth/core 0.41 remembers in a module-level flag that it has seen a WebAuthn provider,
   // and from then on fails every config of the process without `experimental.enableWebAuthn`
   // ("Configuration") — the other suites' Auth.js apps among them.

@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 // Fails when any of our source files sit in an import circle, type-only imports included.
 //
-// The graph comes from the TypeScript compiler itself (`tsc --explainFiles`, which states for
-// every file of a program each import that pulled it in), so it resolves exactly as the build
-// does: `import type`, `import("…")` in types, `#jwe`-style subpath imports, package self- and
-// cross-references through the `latchkey-source` condition. Parsing the sources ourselves would
-// miss some of those. TypeScript 7 has no in-process compiler API, hence the CLI.
+// The graph is the compiler's own (scripts/import-graph.mjs: `tsc --explainFiles`), so it resolves
+// exactly as the build does: `import type`, `import("…")` in types, `#jwe`-style subpath
+// imports, package self- and cross-references through the `latchkey-source` condition.
 //
 // Every workspace with a tsconfig.json is one program (its sources, tests and whatever of the
 // other packages they reach); the graphs are merged, so a circle across two packages counts too.
@@ -13,56 +11,14 @@
 //
 //   node scripts/check-import-cycles.mjs          # exit 1 and list the circles, if any
 //   node scripts/check-import-cycles.mjs --graph  # also print each file's imports (for moving)
-import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
-import { dirname, join, relative, resolve } from "node:path"
+import { join } from "node:path"
+import { importGraph, root } from "./import-graph.mjs"
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
-const tsc = join(root, "node_modules", "typescript", "bin", "tsc")
 const workspaces = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).workspaces
-
-/** Matches "Imported via "./x.js" from file 'src/y.ts'" and the triple-slash "Referenced via". */
-const EDGE = /^\s+(?:Imported|Referenced) via .* from file '([^']+)'/
-
-const ours = (file) => !file.split("/").includes("node_modules")
-
-/** importer → set of imported files, both relative to the repository root. */
-const graph = new Map()
-const addNode = (file) => {
-  if (!graph.has(file)) graph.set(file, new Set())
-  return graph.get(file)
-}
-
 const programs = workspaces.filter((dir) => existsSync(join(root, dir, "tsconfig.json")))
-for (const dir of programs) {
-  const cwd = join(root, dir)
-  let out
-  try {
-    out = execFileSync(
-      process.execPath,
-      [tsc, "-p", "tsconfig.json", "--noEmit", "--noCheck", "--explainFiles"],
-      { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] },
-    )
-  } catch (error) {
-    // Configuration or syntax errors still print the file list; the typecheck step reports them.
-    out = error.stdout ?? ""
-    if (!out) throw error
-  }
-  let current = null
-  for (const line of out.split("\n")) {
-    if (line === "" || line.startsWith("error") || /^\S+\(\d+,\d+\)/.test(line)) continue
-    if (!line.startsWith(" ")) {
-      const file = relative(root, resolve(cwd, line.trim()))
-      current = ours(file) ? file : null
-      if (current) addNode(current)
-      continue
-    }
-    const match = current && EDGE.exec(line)
-    if (!match) continue
-    const importer = relative(root, resolve(cwd, match[1]))
-    if (ours(importer)) addNode(importer).add(current)
-  }
-}
+/** importer → set of imported files, both relative to the repository root. */
+const graph = importGraph(programs.map((dir) => join(dir, "tsconfig.json")))
 
 /** Strongly connected components (Tarjan, iterative: the graph may be deep). */
 function components(nodes) {

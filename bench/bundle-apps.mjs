@@ -1,0 +1,168 @@
+// The Workers of `npm run bench bundle` (bench/bundle.mjs): for each app, the source of a tiny
+// Cloudflare Worker entry whose whole job is `Auth(request, config)`, for Latchkey and, where
+// Auth.js (`@auth/core`) has the same config, for Auth.js. Secrets, client ids and the like are
+// stubs: nothing here is ever sent anywhere. `path` is the GET the start-up timing sends.
+//
+// Where a config needs an adapter, both sides get the same stub (a Proxy that has every method,
+// each answering null): the bench weighs the auth library, not a database driver. The demo's own
+// adapter is PGlite on Node, which no Worker runs.
+//
+// A new feature configured by a config key (organizations, say) is one more entry in
+// CONFIG_KEY_FEATURES.
+
+const SECRET = JSON.stringify("bench-secret-0123456789abcdef0123456789abcdef")
+const STUB_ADAPTER =
+  'new Proxy({}, { has: (_, name) => name !== "then", get: (_, name) => (name === "then" || typeof name === "symbol" ? undefined : async () => null) })'
+const STUB_MAIL = "async () => {}"
+const FROM = JSON.stringify("Bench <auth@example.test>")
+const OAUTH_CLIENT = '{ clientId: "bench-client", clientSecret: "bench-client-secret" }'
+
+/** `import X from "<pkg>/providers/<id>"` for each provider id, under its conventional name. */
+const providerImports = (pkg, names) =>
+  Object.entries(names).map(([name, id]) => `import ${name} from "${pkg}/providers/${id}"`)
+
+/** A Worker that answers every request with `Auth(request, config)`. */
+function authWorker(pkg, { providers, imports = [], options, list }) {
+  return [
+    `import { Auth } from "${pkg}"`,
+    ...providerImports(pkg, providers),
+    ...imports,
+    "",
+    "const config = {",
+    `  secret: ${SECRET},`,
+    "  trustHost: true,",
+    ...(options ? [`  ${options}`] : []),
+    `  providers: [${list}],`,
+    "}",
+    "",
+    "export default { fetch(request, env) { return Auth(request, config) } }",
+    "",
+  ].join("\n")
+}
+
+/**
+ * An app: `name`, the GET `path` its start-up is timed with, and the Workers of `latchkey` and
+ * `authjs` (`null`: Auth.js has no such config), each given as `{ providers, list, options,
+ * imports }`: `providers` maps an import name to a provider id, `list` is the providers array's
+ * items, `options` further config keys.
+ */
+const app = (name, latchkey, authjs, path = "/auth/providers") => ({
+  name,
+  path,
+  latchkey: latchkey && authWorker("@latchkey/core", latchkey),
+  authjs: authjs && authWorker("@auth/core", authjs),
+})
+
+const github = {
+  providers: { GitHub: "github" },
+  list: `GitHub(${OAUTH_CLIENT})`,
+}
+
+/** GitHub plus config keys (`options`). */
+const githubWith = (options) => ({ ...github, options })
+
+const credentials = {
+  providers: { Credentials: "credentials" },
+  list: "Credentials({ credentials: { email: {}, password: {} }, authorize: async () => null })",
+}
+
+const githubAndEmailLinks = {
+  providers: { GitHub: "github", Resend: "resend" },
+  list: `GitHub(${OAUTH_CLIENT}), Resend({ apiKey: "re_bench", from: ${FROM} })`,
+  options: `adapter: ${STUB_ADAPTER},`,
+}
+
+const databaseSessions = githubWith(`adapter: ${STUB_ADAPTER}, session: { strategy: "database" },`)
+
+/** A Worker that decodes the `token` query parameter (none: `null`) with `decode` alone. */
+const tokenWorker = (pkg) =>
+  [
+    `import { decode } from "${pkg}/jwt"`,
+    "",
+    "export default {",
+    "  async fetch(request) {",
+    '    const token = new URL(request.url).searchParams.get("token") ?? ""',
+    `    return Response.json(await decode({ token, secret: ${SECRET}, salt: "authjs.session-token" }))`,
+    "  },",
+    "}",
+    "",
+  ].join("\n")
+
+/**
+ * Latchkey features turned on by a config key rather than a provider, each on top of the
+ * GitHub-only app: what the row adds over "GitHub only" is that feature's weight.
+ */
+const CONFIG_KEY_FEATURES = [
+  app(
+    "GitHub + `twoFactor` (stub adapter)",
+    githubWith(`adapter: ${STUB_ADAPTER}, twoFactor: { issuer: "Bench" },`),
+    null,
+  ),
+  app(
+    "GitHub + `account` (the account API's options)",
+    githubWith("account: { rateLimit: false },"),
+    null,
+  ),
+  app(
+    'GitHub + `session.revocation: "strict"`',
+    githubWith('session: { strategy: "jwt", revocation: "strict" },'),
+    null,
+  ),
+  app('GitHub + `session.strategy: "database"` (stub adapter)', databaseSessions, databaseSessions),
+]
+
+/**
+ * The demo's config (examples/qwik-app/src/auth.ts) without the Qwik parts: every provider it
+ * can have (password, email links and passkeys, the local OpenID Provider with refresh, GitHub,
+ * Google), its pages, two-factor, database sessions and session callback; mail goes to stubs as
+ * the demo's dev mailbox does, env values are stubs, and the adapter is the stub.
+ */
+const DEMO = {
+  providers: {
+    Password: "password",
+    Email: "email",
+    GitHub: "github",
+    Google: "google",
+    Passkey: "passkey",
+  },
+  imports: ['import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"'],
+  list: [
+    `Password({ from: ${FROM}, sendPasswordMail: ${STUB_MAIL} })`,
+    `Email({ from: ${FROM}, sendVerificationRequest: ${STUB_MAIL} })`,
+    'oidcProvider({ id: "local-oidc", name: "Local OpenID", profile: standardOidcProfile }, { refresh: true, issuer: "https://oidc.example.test", clientId: "bench-client", clientSecret: "bench-client-secret" })',
+    `GitHub(${OAUTH_CLIENT})`,
+    `Google(${OAUTH_CLIENT})`,
+    "Passkey()",
+  ].join(", "),
+  options: [
+    "experimental: { enableWebAuthn: true },",
+    `adapter: ${STUB_ADAPTER},`,
+    'session: { strategy: "database" },',
+    'twoFactor: { issuer: "Latchkey demo" },',
+    'pages: { signIn: "/signin/", verifyRequest: "/verify-request/", signUp: "/signup/", forgotPassword: "/forgot/", resetPassword: "/reset/", passwordSent: "/verify-request/?password=1" },',
+    "callbacks: { async session({ session }) { return session } },",
+  ].join("\n  "),
+}
+
+export const APPS = [
+  app("GitHub only", github, github),
+  app("Credentials only", credentials, credentials),
+  app(
+    "the built-in `Password` provider only (stub adapter)",
+    {
+      providers: { Password: "password" },
+      list: `Password({ from: ${FROM}, sendPasswordMail: ${STUB_MAIL} })`,
+      options: `adapter: ${STUB_ADAPTER},`,
+    },
+    null,
+  ),
+  {
+    name: "the token module only (`decode`)",
+    path: "/",
+    latchkey: tokenWorker("@latchkey/core"),
+    authjs: tokenWorker("@auth/core"),
+  },
+  app("GitHub + email links (`Resend`, stub adapter)", githubAndEmailLinks, githubAndEmailLinks),
+  app("the demo's config (examples/qwik-app)", DEMO, null),
+  ...CONFIG_KEY_FEATURES,
+]
