@@ -4,6 +4,7 @@ import { dialectOf } from "./dialect/detect.js"
 import { accounts } from "./methods/accounts.js"
 import { authenticators } from "./methods/authenticators.js"
 import type { MethodContext, MethodGroup } from "./methods/group.js"
+import { organizations } from "./methods/organizations.js"
 import { passwords } from "./methods/passwords.js"
 import { revocation } from "./methods/revocation.js"
 import { sessions } from "./methods/sessions.js"
@@ -22,6 +23,7 @@ const groups: readonly MethodGroup[] = [
   revocation,
   twoFactor,
   passwords,
+  organizations,
 ]
 
 const label = { name: "DrizzleAdapter", id: "drizzle" }

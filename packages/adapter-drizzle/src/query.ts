@@ -28,8 +28,12 @@ export interface SelectQuery extends Query<Row[]> {
   offset(count: number): SelectQuery
   as(alias: string): SQL.Aliased & Record<string, Column>
   toSQL(): { sql: string }
+  /** The query as SQL, to use inside another (`exists(…)`). */
+  getSQL(): SQL
   /** PostgreSQL's builder takes a statement name, the others none. */
   prepare(name?: string): PreparedRead
+  /** A locking read (`FOR UPDATE`…): PostgreSQL and MySQL only. */
+  for(strength: "update" | "no key update"): SelectQuery
 }
 
 /** A prepared select: PostgreSQL and MySQL `execute` it, SQLite `all`s it. */
@@ -48,7 +52,11 @@ export interface WriteQuery extends Query {
 
 export interface QueryDb {
   select(fields: Fields): SelectQuery
-  insert(table: Table): { values(values: Row | Row[]): WriteQuery }
+  insert(table: Table): {
+    values(values: Row | Row[]): WriteQuery
+    /** `INSERT … SELECT`: `query` selects every column of the table, in the table's order. */
+    select(query: SelectQuery): WriteQuery
+  }
   update(table: Table): { set(values: Row): WriteQuery }
   delete(table: Table): WriteQuery
 }

@@ -3,7 +3,12 @@
  * JavaScript ones (dates, booleans, numbers) through the columns; what is left is the shape:
  * `null` for what the core types as nullable, strings for ids, the `amr` list from its JSON.
  */
-import type { AdapterSession } from "@latchkey/core/adapters"
+import type {
+  AdapterInvitation,
+  AdapterMember,
+  AdapterOrganization,
+  AdapterSession,
+} from "@latchkey/core/adapters"
 import { toNullableDate, toNullableString } from "@latchkey/core/adapters/sql"
 
 export {
@@ -41,6 +46,7 @@ export const sessionColumns = [
   "userAgent",
   "authTime",
   "amr",
+  "activeOrganizationId",
 ] as const
 
 /** Whether the sessions table has the account API's columns (a Latchkey schema). */
@@ -63,6 +69,10 @@ export function toSession(sessionToken: string, row: Row): AdapterSession {
     userAgent: toNullableString(row.userAgent),
     authTime: toNullableDate(row.authTime),
     amr: parseAmr(row.amr),
+    // Organizations: present when the session acts in one.
+    ...(row.activeOrganizationId != null
+      ? { activeOrganizationId: String(row.activeOrganizationId) }
+      : {}),
   }
 }
 
@@ -90,3 +100,39 @@ export const authenticatorColumns = [
   "createdAt",
   "lastUsedAt",
 ] as const
+
+export const organizationColumns = ["id", "name", "slug", "createdAt"] as const
+export const memberColumns = ["organizationId", "userId", "role", "createdAt"] as const
+export const invitationColumns = [
+  "id",
+  "organizationId",
+  "email",
+  "role",
+  "inviterId",
+  "expiresAt",
+  "createdAt",
+] as const
+
+export const toOrganization = (row: Row): AdapterOrganization => ({
+  id: String(row.id),
+  name: String(row.name),
+  slug: String(row.slug),
+  createdAt: row.createdAt as Date,
+})
+
+export const toMember = (row: Row): AdapterMember => ({
+  organizationId: String(row.organizationId),
+  userId: String(row.userId),
+  role: String(row.role),
+  createdAt: row.createdAt as Date,
+})
+
+export const toInvitation = (row: Row): AdapterInvitation => ({
+  id: String(row.id),
+  organizationId: String(row.organizationId),
+  email: String(row.email),
+  role: String(row.role),
+  inviterId: String(row.inviterId),
+  expiresAt: row.expiresAt as Date,
+  createdAt: row.createdAt as Date,
+})

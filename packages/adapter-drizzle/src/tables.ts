@@ -28,7 +28,15 @@ export interface LatchkeyTables {
     | "session_state"
   >
   sessions: TableOf<"sessionToken" | "userId" | "expires"> &
-    Added<"publicId" | "createdAt" | "lastSeenAt" | "userAgent" | "authTime" | "amr">
+    Added<
+      | "publicId"
+      | "createdAt"
+      | "lastSeenAt"
+      | "userAgent"
+      | "authTime"
+      | "amr"
+      | "activeOrganizationId"
+    >
   verificationTokens: TableOf<"identifier" | "token" | "expires">
   authenticators?: TableOf<
     | "credentialID"
@@ -48,6 +56,11 @@ export interface LatchkeyTables {
   twoFactors?: TableOf<"userId" | "secret" | "enabledAt" | "createdAt">
   twoFactorRecoveryCodes?: TableOf<"userId" | "codeHash">
   passwordHashes?: TableOf<"userId" | "hash" | "updatedAt">
+  organizations?: TableOf<"id" | "name" | "slug" | "creatorId" | "createdAt">
+  members?: TableOf<"organizationId" | "userId" | "role" | "createdAt">
+  invitations?: TableOf<
+    "id" | "organizationId" | "email" | "role" | "inviterId" | "expiresAt" | "createdAt"
+  >
 }
 
 /** Each table's SQL name (the names of `@auth/drizzle-adapter` for the first five). */
@@ -63,6 +76,9 @@ export const tableNames = {
   twoFactors: "twoFactor",
   twoFactorRecoveryCodes: "twoFactorRecoveryCode",
   passwordHashes: "passwordHash",
+  organizations: "organization",
+  members: "member",
+  invitations: "invitation",
 } as const satisfies Record<keyof LatchkeyTables, string>
 
 const required = ["users", "accounts", "sessions", "verificationTokens"] as const

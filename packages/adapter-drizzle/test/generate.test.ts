@@ -42,6 +42,15 @@ describe("features from the config", () => {
         ({ providers: [Passkey()], twoFactor: { issuer: "Acme" } })`),
     ).toEqual(["passkeys", "two-factor", "revocation"])
     expect(detectFeatures("({ providers: [GitHub] })")).toEqual(["revocation"])
+    expect(
+      detectFeatures(`import { Organizations } from "@latchkey/core/organizations"
+        ({ organizations: Organizations({ maxPerUser: 5 }) })`),
+    ).toEqual(["organizations", "revocation"])
+    // The Qwik bindings take the plain options object too.
+    expect(detectFeatures("({ organizations: { maxPerUser: 5 } })")).toEqual([
+      "organizations",
+      "revocation",
+    ])
   })
 })
 
@@ -95,8 +104,15 @@ describe("latchkey generate", () => {
     it(`drizzle-kit makes every table of the ${dialect} file, each with its primary key`, async () => {
       const dir = app()
       expect(
-        run(["--drizzle", dialect, "--features", "passkeys,password,two-factor,revocation"], dir)
-          .code,
+        run(
+          [
+            "--drizzle",
+            dialect,
+            "--features",
+            "passkeys,password,two-factor,organizations,revocation",
+          ],
+          dir,
+        ).code,
       ).toBe(0)
       const schema = await import(join(dir, "src/db/auth-schema.ts"))
       const ddl = (await migrationFor(dialect, schema)).join("\n")
@@ -105,6 +121,9 @@ describe("latchkey generate", () => {
         [
           "account",
           "authenticator",
+          "invitation",
+          "member",
+          "organization",
           "passwordHash",
           "revokedSession",
           "session",

@@ -4,6 +4,7 @@
  * error reaches the log as the method and the driver's code only, never a value.
  */
 import { Auth } from "@latchkey/core"
+import { organizationAdapterMethods } from "@latchkey/core/adapters"
 import { AdapterError } from "@latchkey/core/errors"
 import Password from "@latchkey/core/providers/password"
 import Database from "better-sqlite3"
@@ -32,6 +33,16 @@ describe("what the adapter is given", () => {
     const adapter = DrizzleAdapter(drizzle(new Database(":memory:"), { schema: sqlite }))
     expect(typeof adapter.getPasswordHash).toBe("function")
     expect(typeof adapter.listSessionsByUserId).toBe("function")
+    expect(typeof adapter.acceptInvitation).toBe("function")
+  })
+
+  it("offers the organizations methods only with all three of their tables", () => {
+    const { organizations: _, ...withoutOrganizations } = sqlite
+    const adapter = DrizzleAdapter(drizzle(new Database(":memory:")), {
+      schema: withoutOrganizations,
+    })
+    for (const name of organizationAdapterMethods) expect(adapter[name]).toBeUndefined()
+    expect(typeof adapter.getPasswordHash).toBe("function")
   })
 
   it("offers only the methods its tables back: Auth.js's tables have no passwords, no account API", async () => {
@@ -42,6 +53,7 @@ describe("what the adapter is given", () => {
     expect(adapter.getTwoFactor).toBeUndefined()
     expect(adapter.listSessionsByUserId).toBeUndefined()
     expect(adapter.revokeSession).toBeUndefined()
+    expect(adapter.createOrganization).toBeUndefined()
     expect(typeof adapter.createAuthenticator).toBe("function")
     // A Password provider on it is refused at start-up, naming the methods.
     const errors: Error[] = []

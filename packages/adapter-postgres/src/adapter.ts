@@ -13,8 +13,10 @@ import type {
 import { othersKept, storedSessionToken } from "@latchkey/core/adapters/sql"
 import { type Queryable, query, type Row, transaction } from "./client.js"
 import { adapterRefusal, toAdapterError } from "./errors.js"
+import { organizationMethods } from "./organizations.js"
 import {
   accountParams,
+  isUuid,
   sessionExtras,
   toAccount,
   toAuthenticator,
@@ -84,6 +86,12 @@ export interface PostgresAdapterOptions {
    * `migrate()` was not run on: the account API then answers `null` sections and 501.
    */
   account?: boolean
+  /**
+   * Whether the organizations methods and the session's active organization are used
+   * (migration 0009). Default `true`; set `false` for a database that `migrate()` was not run
+   * on, so an `organizations` configuration is refused at start-up (naming the methods).
+   */
+  organizations?: boolean
 }
 
 /**
@@ -360,13 +368,18 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
   }
 
   const account = options.account !== false
+  // Migration 0009 comes after 0005: a database with the organizations has the account columns.
+  const organizations = account && options.organizations !== false
   if (options.revocation !== false) {
     Object.assign(adapter, revocationMethods(), sessionRecordMethods(account))
   }
-  Object.assign(adapter, sessionMethods(account))
+  Object.assign(adapter, sessionMethods(account, organizations))
   if (account) Object.assign(adapter, accountMethods())
   if (options.twoFactor !== false) Object.assign(adapter, twoFactorMethods())
   if (options.password !== false) Object.assign(adapter, passwordMethods())
+  if (organizations) {
+    Object.assign(adapter, organizationMethods({ client, timeoutMs, rows, guarded }))
+  }
 
   if (options.authenticators === false) return adapter
 
@@ -444,14 +457,15 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
   /**
    * Database sessions. With the account columns (migration 0005, `account`): a public id, when
    * created and last seen, a coarse user agent and the sign-in facts (`authTime`, `amr`);
-   * without them, the Auth.js columns alone.
+   * without them, the Auth.js columns alone. With the organizations (migration 0009), also the
+   * active organization.
    */
-  function sessionMethods(withAccount: boolean): Partial<Adapter> {
+  function sessionMethods(withAccount: boolean, withOrganizations: boolean): Partial<Adapter> {
     const q = withAccount
       ? {
           create: sql.createSessionFull,
-          read: sql.getSessionAndUserFull,
-          update: sql.updateSessionFull,
+          read: withOrganizations ? sql.getSessionAndUserOrganizations : sql.getSessionAndUserFull,
+          update: withOrganizations ? sql.updateSessionOrganizations : sql.updateSessionFull,
           toSession: toFullSession,
         }
       : {
@@ -515,11 +529,16 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
           if (session.userId !== undefined && userId === null) {
             throw adapterRefusal("updateSession", "userId is not an id of this database")
           }
+          const active = session.activeOrganizationId
+          if (withOrganizations && active != null && !isUuid(active)) {
+            throw adapterRefusal("updateSession", "no such organization")
+          }
           const row = await first(q.update, [
             await tokenKey(session.sessionToken),
             session.expires ?? null,
             userId,
             ...(withAccount ? [session.lastSeenAt ?? null] : []),
+            ...(withOrganizations ? set(active) : []),
           ])
           return row ? q.toSession(session.sessionToken, row) : null
         },
@@ -610,6 +629,3 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     }
   }
 }
-
-const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)

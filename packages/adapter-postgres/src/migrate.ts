@@ -34,6 +34,7 @@ const migrationFiles = [
   "0006_two_factor.sql",
   "0007_password.sql",
   "0008_user_created_at.sql",
+  "0009_organizations.sql",
 ] as const
 
 /** Reads the migration files shipped in the package (Node.js only, like `pg` itself). */

@@ -27,6 +27,10 @@ export function toDbId(id: string | undefined | null): number | null {
   return n <= maxSerial ? n : null
 }
 
+/** Whether `value` is a UUID: what a UUID column holds (anything else would fail the cast). */
+export const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+
 export const userColumns = `id, name, email, "emailVerified", image`
 export const userColumnsOf = (alias: string) =>
   `${alias}.id, ${alias}.name, ${alias}.email, ${alias}."emailVerified", ${alias}.image`
@@ -78,6 +82,10 @@ export function sessionExtras(
     userAgent: toNullableString(row.userAgent),
     authTime: toNullableDate(row.authTime),
     amr: Array.isArray(row.amr) ? row.amr.map(String) : null,
+    // Migration 0009: present when the session acts in an organization.
+    ...(row.activeOrganizationId != null
+      ? { activeOrganizationId: String(row.activeOrganizationId) }
+      : {}),
   }
 }
 

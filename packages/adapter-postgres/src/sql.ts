@@ -18,6 +18,15 @@ const insertSessionFull = `INSERT INTO sessions ("userId", expires, "sessionToke
       $6, $7, $8, $9::text[])
     RETURNING ${sessionColumns}`
 
+/** The session read with the account API's columns, and `extra` columns before the user's. */
+function sessionAndUser(extra: string) {
+  return `SELECT s.expires AS "sessionExpires", s."publicId",
+      s."createdAt" AS "sessionCreatedAt", s."lastSeenAt", s."userAgent", s."authTime", s.amr,
+      ${extra}${userColumnsOf("u")}
+    FROM sessions s JOIN users u ON u.id = s."userId"
+    WHERE s."sessionToken" = $1`
+}
+
 export const sql = {
   createUser: `INSERT INTO users (name, email, "emailVerified", image)
     VALUES ($1, $2, $3, $4) RETURNING ${userColumns}`,
@@ -140,17 +149,25 @@ export const sql = {
           ORDER BY "createdAt" DESC NULLS LAST, id DESC OFFSET $10::integer)))
     ${insertSessionFull}`,
 
-  getSessionAndUserFull: `SELECT s.expires AS "sessionExpires", s."publicId",
-      s."createdAt" AS "sessionCreatedAt", s."lastSeenAt", s."userAgent", s."authTime", s.amr,
-      ${userColumnsOf("u")}
-    FROM sessions s JOIN users u ON u.id = s."userId"
-    WHERE s."sessionToken" = $1`,
+  getSessionAndUserFull: sessionAndUser(""),
 
   updateSessionFull: `UPDATE sessions SET
       expires = COALESCE($2::timestamptz, expires),
       "userId" = COALESCE($3::integer, "userId"),
       "lastSeenAt" = COALESCE($4::timestamptz, "lastSeenAt")
     WHERE "sessionToken" = $1 RETURNING ${sessionColumns}`,
+
+  // With organizations (migration 0009): the session's active organization too. The update
+  // sets it when $5 is true ($6 NULL clears it), like updateUser's patch columns.
+  getSessionAndUserOrganizations: sessionAndUser(`s."activeOrganizationId",`),
+
+  updateSessionOrganizations: `UPDATE sessions SET
+      expires = COALESCE($2::timestamptz, expires),
+      "userId" = COALESCE($3::integer, "userId"),
+      "lastSeenAt" = COALESCE($4::timestamptz, "lastSeenAt"),
+      "activeOrganizationId" = CASE WHEN $5::boolean THEN $6::uuid
+        ELSE "activeOrganizationId" END
+    WHERE "sessionToken" = $1 RETURNING ${sessionColumns}, "activeOrganizationId"`,
 
   listSessionsByUserId: `SELECT ${sessionColumns} FROM sessions
     WHERE "userId" = $1 AND expires > now() ORDER BY "createdAt" NULLS FIRST, id`,

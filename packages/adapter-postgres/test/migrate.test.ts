@@ -18,11 +18,14 @@ for (const backend of backends) {
 
     it("creates the Auth.js tables, the authenticators and revocation tables, and records the versions", async () => {
       db = await backend.create()
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7, 8] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7, 8, 9] })
       expect(await tablesOf(db)).toEqual([
         "accounts",
         "authenticators",
+        "invitations",
         "latchkey_migrations",
+        "members",
+        "organizations",
         "password_hashes",
         "revoked_sessions",
         "session_records",
@@ -42,6 +45,7 @@ for (const backend of backends) {
         { version: 6, name: "two_factor" },
         { version: 7, name: "password" },
         { version: 8, name: "user_created_at" },
+        { version: 9, name: "organizations" },
       ])
     })
 
@@ -90,6 +94,8 @@ for (const backend of backends) {
         "userAgent:text",
         "authTime:timestamp with time zone",
         "amr:ARRAY",
+        // Migration 0009 (organizations).
+        "activeOrganizationId:uuid",
       ])
       expect(describe("verification_token")).toEqual([
         "identifier:text",
@@ -109,7 +115,7 @@ for (const backend of backends) {
       })
       expect(await migrate(db.client)).toEqual({ applied: [] })
       expect(await adapter.getUser!(user.id)).toEqual(user)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 7 }])
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 8 }])
     })
 
     it("three instances migrating at once end with one schema and no error", async () => {
@@ -118,11 +124,11 @@ for (const backend of backends) {
       const results = await Promise.all(clients.map((client) => migrate(client)))
       // Exactly one instance applied the migrations; the others waited on the lock, then saw them.
       expect(results.filter((r) => r.applied.length > 0)).toEqual([
-        { applied: [1, 2, 4, 5, 6, 7, 8] },
+        { applied: [1, 2, 4, 5, 6, 7, 8, 9] },
       ])
       expect(results.filter((r) => r.applied.length === 0)).toHaveLength(2)
-      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 7 }])
-      expect(await tablesOf(db)).toHaveLength(12)
+      expect(await db.sql("SELECT count(*)::int AS n FROM latchkey_migrations")).toEqual([{ n: 8 }])
+      expect(await tablesOf(db)).toHaveLength(15)
     })
 
     it("works on a single connection (a pg Client), not only on a pool", async () => {
@@ -131,8 +137,8 @@ for (const backend of backends) {
         await migrate(connection),
         await migrate(connection),
       ])
-      expect(results).toEqual([{ applied: [1, 2, 4, 5, 6, 7, 8] }, { applied: [] }])
-      expect(await tablesOf(db)).toHaveLength(12)
+      expect(results).toEqual([{ applied: [1, 2, 4, 5, 6, 7, 8, 9] }, { applied: [] }])
+      expect(await tablesOf(db)).toHaveLength(15)
     })
 
     it("looks session tokens up through a unique index", async () => {
@@ -170,7 +176,7 @@ for (const backend of backends) {
         `INSERT INTO sessions ("userId", expires, "sessionToken")
          VALUES (1, now() + interval '1 day', 'plain-token')`,
       )
-      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7, 8] })
+      expect(await migrate(db.client)).toEqual({ applied: [1, 2, 4, 5, 6, 7, 8, 9] })
       expect(await tablesOf(db)).toContain("authenticators")
       const adapter = PostgresAdapter(db.client, { hashSessionTokens: false })
       const found = await adapter.getSessionAndUser!("plain-token")
@@ -200,6 +206,7 @@ for (const backend of backends) {
         [6, "two_factor"],
         [7, "password"],
         [8, "user_created_at"],
+        [9, "organizations"],
       ])
       for (const m of migrations) expect(m.sql).toMatch(/(CREATE TABLE|ADD COLUMN) IF NOT EXISTS/)
     })

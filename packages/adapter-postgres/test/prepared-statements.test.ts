@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { migrate, PostgresAdapter } from "../src/index.js"
+import { organizationSql } from "../src/organizations-sql.js"
 import { sql } from "../src/sql.js"
 import { statementNames } from "../src/statement-names.js"
 import { databaseUrl, serverBackend, type TestDatabase } from "./helpers.js"
@@ -7,7 +8,7 @@ import { databaseUrl, serverBackend, type TestDatabase } from "./helpers.js"
 describe("statement names", () => {
   it("give every statement its own name, which changes with its text", () => {
     const names = [...statementNames.values()]
-    expect(new Set(names).size).toBe(Object.keys(sql).length)
+    expect(new Set(names).size).toBe(Object.keys(sql).length + Object.keys(organizationSql).length)
     expect(statementNames.get(sql.getSessionAndUser)).toMatch(
       /^latchkey_getSessionAndUser_[0-9a-f]{8}$/,
     )
@@ -40,7 +41,8 @@ describe.skipIf(!databaseUrl)("a session read on the PostgreSQL server", () => {
         "SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'latchkey_getSessionAndUser_%'",
       )
       expect(rows).toHaveLength(1)
-      expect((rows[0] as { statement: string }).statement).toBe(sql.getSessionAndUserFull)
+      // With migration 0009's column: the session's active organization is in the same read.
+      expect((rows[0] as { statement: string }).statement).toBe(sql.getSessionAndUserOrganizations)
     })
   })
 })

@@ -139,8 +139,8 @@ export function accountFields(account: unknown) {
 }
 
 /**
- * A session without the account API's optional fields (`id`, `createdAt`, …): the contract's
- * Auth.js shape, so an adapter that adds them (a column default) still compares equal.
+ * A session without the account API's optional fields (`id`, `createdAt`, …) and the active
+ * organization: the contract's Auth.js shape, so an adapter that adds them (a column default) still compares equal.
  */
 export function sessionFields<T>(session: T): T {
   if (!session || typeof session !== "object") return session
@@ -151,6 +151,7 @@ export function sessionFields<T>(session: T): T {
     userAgent: _u,
     authTime: _a,
     amr: _m,
+    activeOrganizationId: _o,
     ...rest
   } = session as Record<string, unknown>
   return rest as T

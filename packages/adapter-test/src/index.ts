@@ -19,6 +19,7 @@ import { accountTests } from "./accounts.js"
 import { authenticatorTests } from "./authenticators.js"
 import type { ContractContext, ContractOptions } from "./context.js"
 import { requireMethods } from "./context.js"
+import { organizationTests } from "./organizations.js"
 import { passwordTests } from "./passwords.js"
 import { refreshAccountTests } from "./refresh-accounts.js"
 import { revocationTests } from "./revocation.js"
@@ -69,6 +70,7 @@ export function runAdapterContract(options: ContractOptions): void {
     revocationTests(context)
     accountApiTests(context)
     passwordTests(context)
+    organizationTests(context)
     robustnessTests(context)
   })
 }

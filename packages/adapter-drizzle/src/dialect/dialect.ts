@@ -5,7 +5,7 @@
  * Every method of the contract is written once, against this.
  */
 import type { Column, SQL, Table } from "drizzle-orm"
-import type { Fields, QueryDb, Row, SelectQuery, WriteQuery } from "../query.js"
+import type { Fields, Query, QueryDb, Row, SelectQuery, WriteQuery } from "../query.js"
 
 export type DialectName = "pg" | "mysql" | "sqlite"
 
@@ -20,6 +20,33 @@ export interface Counter {
   column: Column
   /** The counter's property name in `table` (how inserts name it). */
   property: string
+}
+
+/**
+ * How a step that reads before it writes (the last owner of an organization, a user's limit)
+ * keeps its rule when requests race:
+ *
+ * - `locks` (PostgreSQL, MySQL): an interactive transaction at READ COMMITTED that first locks
+ *   the row the rule is about; every statement after the lock sees what the transactions before
+ *   it committed, and no other such step runs until this one ends.
+ * - `serial` (SQLite): writes are serial, so the rule goes in the statements' own conditions,
+ *   run as one step (a batch on D1 and libSQL, which have no interactive transactions).
+ */
+export type Concurrency = Locks | SerialWrites
+
+export interface Locks {
+  readonly kind: "locks"
+  transaction<T>(run: (tx: QueryDb) => Promise<T>): Promise<T>
+  /** `query` locking the rows it reads until the transaction ends. */
+  lock(query: SelectQuery): SelectQuery
+  /** Whether `error` is a unique key's refusal. */
+  isUniqueViolation(error: unknown): boolean
+}
+
+export interface SerialWrites {
+  readonly kind: "serial"
+  /** Runs the queries in order as one step; the rows each returned (all must return rows). */
+  rows(statements: (db: QueryDb) => Query<Row[]>[]): Promise<Row[][]>
 }
 
 export interface Dialect {
@@ -47,4 +74,5 @@ export interface Dialect {
   increment(counter: Counter, before: Statements): Promise<number>
   /** `query` prepared once, run with `values` for its `sql.placeholder`s. */
   prepare(name: string, query: SelectQuery): (values: Row) => Promise<Row[]>
+  readonly concurrency: Concurrency
 }

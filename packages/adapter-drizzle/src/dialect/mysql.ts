@@ -5,12 +5,16 @@
  * `ON DUPLICATE KEY UPDATE`; a counter's new value comes back through `LAST_INSERT_ID(expr)`,
  * the connection's own, in the same statement.
  */
+import { safeErrorCode } from "@latchkey/core/adapters/sql"
 import { sql } from "drizzle-orm"
 import type { QueryDb, Row } from "../query.js"
 import type { Dialect, Statements } from "./dialect.js"
 
 interface MySqlDatabase extends QueryDb {
-  transaction<T>(run: (tx: QueryDb) => Promise<T>): Promise<T>
+  transaction<T>(
+    run: (tx: QueryDb) => Promise<T>,
+    config?: { isolationLevel: "read committed" },
+  ): Promise<T>
 }
 
 /** mysql2's answer to a write: `[ResultSetHeader, fields]`. */
@@ -58,6 +62,14 @@ export function mysqlDialect(database: unknown): Dialect {
     prepare: (_name, query) => {
       const prepared = query.prepare()
       return async (values: Row) => await prepared.execute!(values)
+    },
+    concurrency: {
+      kind: "locks",
+      // READ COMMITTED, not InnoDB's REPEATABLE READ: a plain read after the lock sees what
+      // committed while this transaction waited for it, not a snapshot from before.
+      transaction: (run) => db.transaction(run, { isolationLevel: "read committed" }),
+      lock: (query) => query.for("update"),
+      isUniqueViolation: (error) => safeErrorCode(error) === "ER_DUP_ENTRY",
     },
   }
 }

@@ -15,32 +15,43 @@ interface SQLiteDatabase extends QueryDb {
   transaction<T>(run: (tx: QueryDb) => T): T
 }
 
+/** Which statements' rows a step wants: none, the last one's, or every one's. */
+type Wanted = "none" | "last" | "all"
+
 /** Runs `queries` as one: a batch where the driver has one, else a transaction. */
-type Runner = (make: (db: QueryDb) => Query[], rowsOfLast: boolean) => Promise<Row[]>
+type Runner = (make: (db: QueryDb) => Query[], wanted: Wanted) => Promise<Row[][]>
+
+const wants = (wanted: Wanted, index: number, count: number) =>
+  wanted === "all" || (wanted === "last" && index === count - 1)
 
 function runner(db: SQLiteDatabase): Runner {
   if (typeof db.batch === "function") {
     const batch = db.batch.bind(db)
-    return async (make, rowsOfLast) => {
+    return async (make, wanted) => {
       const results = await batch(make(db))
-      return rowsOfLast ? (results.at(-1) as Row[]) : []
+      return results.map((result, i) => (wants(wanted, i, results.length) ? (result as Row[]) : []))
     }
   }
   if (db.resultKind === "sync") {
-    return async (make, rowsOfLast) =>
-      db.transaction((tx) => {
-        const queries = make(tx)
-        const last = rowsOfLast ? queries.pop() : undefined
-        for (const query of queries) query.run!()
-        return last ? last.all!() : []
-      })
+    return async (make, wanted) =>
+      db.transaction((tx) =>
+        make(tx).map((query, i, all) => {
+          if (wants(wanted, i, all.length)) return query.all!()
+          query.run!()
+          return []
+        }),
+      )
   }
   // An asynchronous driver without batches (a proxy, Expo): its transaction takes a promise.
-  return (make, rowsOfLast) =>
+  return (make, wanted) =>
     db.transaction(async (tx) => {
-      let result: unknown
-      for (const query of make(tx)) result = await query
-      return rowsOfLast ? (result as Row[]) : []
+      const queries = make(tx)
+      const results: Row[][] = []
+      for (const [i, query] of queries.entries()) {
+        const result = await query
+        results.push(wants(wanted, i, queries.length) ? (result as Row[]) : [])
+      }
+      return results
     })
 }
 
@@ -53,15 +64,16 @@ export function sqliteDialect(database: unknown): Dialect {
     ...returningWrites(db),
     greatest: (a, b) => sql`max(${a}, ${b})`,
     atomic: async (statements: Statements) => {
-      await run(statements, false)
+      await run(statements, "none")
     },
     increment: async (counter, before) => {
-      const [row] = await run((tx) => [...before(tx), upsertIncrement(tx, counter)], true)
-      return Number(row?.value)
+      const results = await run((tx) => [...before(tx), upsertIncrement(tx, counter)], "last")
+      return Number(results.at(-1)?.[0]?.value)
     },
     prepare: (_name, query) => {
       const prepared = query.prepare()
       return async (values: Row) => await prepared.all(values)
     },
+    concurrency: { kind: "serial", rows: (statements) => run(statements, "all") },
   }
 }

@@ -12,13 +12,14 @@
 export type SchemaDialect = "pg" | "mysql" | "sqlite"
 
 /** The optional groups of tables, each for one feature of the config. */
-export type SchemaFeature = "passkeys" | "password" | "two-factor" | "revocation"
+export type SchemaFeature = "passkeys" | "password" | "two-factor" | "organizations" | "revocation"
 
 export const dialects: readonly SchemaDialect[] = ["pg", "mysql", "sqlite"]
 export const features: readonly SchemaFeature[] = [
   "passkeys",
   "password",
   "two-factor",
+  "organizations",
   "revocation",
 ]
 
@@ -28,6 +29,7 @@ const featureTables: Record<SchemaFeature, readonly string[]> = {
   passkeys: ["authenticators"],
   password: ["passwordHashes"],
   "two-factor": ["twoFactors", "twoFactorRecoveryCodes"],
+  organizations: ["organizations", "members", "invitations"],
   // Revocation and the "your devices" list of JWT sessions, without a shared store.
   revocation: ["revokedSessions", "userSessionVersions", "sessionRecords"],
 }
@@ -36,6 +38,7 @@ const featureNames: Record<SchemaFeature, string> = {
   passkeys: "passkeys (Passkey / WebAuthn provider)",
   password: "password accounts (Password provider)",
   "two-factor": "two-factor sign-in (twoFactor)",
+  organizations: "organizations, members and invitations (organizations)",
   revocation: "session revocation and the device list",
 }
 
@@ -51,6 +54,9 @@ export function detectFeatures(configSource: string): SchemaFeature[] {
   }
   if (/providers\/password\b|\bPassword\s*\(/.test(configSource)) found.push("password")
   if (/\btwoFactor\s*:/.test(configSource)) found.push("two-factor")
+  if (/core\/organizations\b|\borganizations\s*:|\bOrganizations\s*\(/.test(configSource)) {
+    found.push("organizations")
+  }
   found.push("revocation")
   return found
 }

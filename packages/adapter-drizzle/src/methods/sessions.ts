@@ -100,6 +100,10 @@ export const sessions: MethodGroup = {
           if (patch.expires) set.expires = patch.expires
           if (patch.userId !== undefined) set.userId = patch.userId
           if (withAccount && patch.lastSeenAt) set.lastSeenAt = patch.lastSeenAt
+          // `null` clears it; `undefined` (a slide) leaves it.
+          if (s.activeOrganizationId && patch.activeOrganizationId !== undefined) {
+            set.activeOrganizationId = patch.activeOrganizationId
+          }
           const where = await byToken(patch.sessionToken)
           const [row] =
             Object.keys(set).length > 0

@@ -16,7 +16,7 @@
  *   and lookup keys are `varchar(255)`; `expires_at` and `counter` are `bigint`.
  *
  * Latchkey adds nullable columns to them and tables of its own (revocation, two-factor,
- * passwords).
+ * passwords, organizations).
  *
  * @module @latchkey/adapter-drizzle/mysql
  */
@@ -31,6 +31,7 @@ import {
   type MySqlColumn,
   mysqlTable,
   primaryKey,
+  unique,
 } from "drizzle-orm/mysql-core"
 
 /** UTC to the millisecond. */
@@ -42,18 +43,26 @@ const key = customType<{ data: string }>({
   dataType: () => "varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
 })
 
+/** A foreign key named `<table>_<column>_fk` (see {@link ownedBy} for why named). */
+const refersTo = (
+  table: string,
+  column: MySqlColumn,
+  target: MySqlColumn,
+  onDelete: "cascade" | "set null",
+) =>
+  foreignKey({
+    name: `${table}_${column.name}_fk`,
+    columns: [column],
+    foreignColumns: [target],
+  }).onDelete(onDelete)
+
 /**
  * The user a row belongs to, deleted with it. Named `<table>_userId_fk`, not as drizzle-kit
  * names a `references()` (Auth.js's tables): moving from Auth.js's tables, drizzle-kit then drops
  * Auth.js's key before it changes the columns' collation (which MySQL refuses while a foreign key
  * holds them) and adds this one after.
  */
-const ownedBy = (table: string, userId: MySqlColumn) =>
-  foreignKey({
-    name: `${table}_userId_fk`,
-    columns: [userId],
-    foreignColumns: [users.id],
-  }).onDelete("cascade")
+const ownedBy = (table: string, userId: MySqlColumn) => refersTo(table, userId, users.id, "cascade")
 
 /** Free text (names, tokens), up to 64 KiB, every character kept. */
 const text = customType<{ data: string }>({
@@ -108,6 +117,8 @@ export const sessions = mysqlTable(
     authTime: time("authTime"),
     /** RFC 8176 values, a JSON array. */
     amr: text("amr"),
+    /** Latchkey (organizations): the organization the session acts in, re-checked on use. */
+    activeOrganizationId: key("activeOrganizationId"),
   },
   (t) => [index("session_userId_idx").on(t.userId), ownedBy("session", t.userId)],
 )
@@ -206,4 +217,60 @@ export const passwordHashes = mysqlTable(
     updatedAt: time("updatedAt").notNull(),
   },
   (t) => [ownedBy("passwordHash", t.userId)],
+)
+
+/**
+ * An organization. The slug is stored lower-cased, so its unique key holds without regard to
+ * case; `creatorId` counts toward the creator's limit, and the organization outlives them.
+ */
+export const organizations = mysqlTable(
+  "organization",
+  {
+    id: key("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: key("slug").notNull().unique(),
+    creatorId: key("creatorId"),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [
+    index("organization_creatorId_idx").on(t.creatorId),
+    refersTo("organization", t.creatorId, users.id, "set null"),
+  ],
+)
+
+/** A user's membership of an organization: one per (organization, user), the primary key. */
+export const members = mysqlTable(
+  "member",
+  {
+    organizationId: key("organizationId").notNull(),
+    userId: key("userId").notNull(),
+    role: key("role").notNull(),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index("member_userId_idx").on(t.userId),
+    refersTo("member", t.organizationId, organizations.id, "cascade"),
+    ownedBy("member", t.userId),
+  ],
+)
+
+/** A pending invitation: one per (organization, address); a re-invite replaces it. */
+export const invitations = mysqlTable(
+  "invitation",
+  {
+    id: key("id").primaryKey(),
+    organizationId: key("organizationId").notNull(),
+    email: key("email").notNull(),
+    role: key("role").notNull(),
+    inviterId: key("inviterId").notNull(),
+    expiresAt: time("expiresAt").notNull(),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [
+    unique("invitation_organizationId_email_unique").on(t.organizationId, t.email),
+    index("invitation_inviterId_idx").on(t.inviterId),
+    refersTo("invitation", t.organizationId, organizations.id, "cascade"),
+    refersTo("invitation", t.inviterId, users.id, "cascade"),
+  ],
 )

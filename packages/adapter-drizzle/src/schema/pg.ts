@@ -7,12 +7,22 @@
  * PostgreSQL schema: an Auth.js Drizzle database moves over without a data migration, and back.
  * Two columns are wider than Auth.js's: `account.expires_at` (a provider may give a date past
  * 2038) and `authenticator.counter` (an unsigned 32-bit value) are `bigint`. Latchkey adds
- * nullable columns to them and tables of its own (revocation, two-factor, passwords).
+ * nullable columns to them and tables of its own (revocation, two-factor, passwords,
+ * organizations).
  *
  * @module @latchkey/adapter-drizzle/pg
  */
 import type { AdapterAccountType } from "@latchkey/core/adapters"
-import { bigint, boolean, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core"
+import {
+  bigint,
+  boolean,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core"
 
 /** `timestamp` (UTC, without time zone), as `@auth/drizzle-adapter` stores its dates. */
 const time = (name: string) => timestamp(name, { mode: "date" })
@@ -69,6 +79,8 @@ export const sessions = pgTable(
     authTime: time("authTime"),
     /** RFC 8176 values, a JSON array. */
     amr: text("amr"),
+    /** Latchkey (organizations): the organization the session acts in, re-checked on use. */
+    activeOrganizationId: text("activeOrganizationId"),
   },
   (t) => [index("session_userId_idx").on(t.userId)],
 )
@@ -165,3 +177,60 @@ export const passwordHashes = pgTable("passwordHash", {
   hash: text("hash").notNull(),
   updatedAt: time("updatedAt").notNull(),
 })
+
+/**
+ * An organization. The slug is stored lower-cased, so its unique key holds without regard to
+ * case; `creatorId` counts toward the creator's limit, and the organization outlives them.
+ */
+export const organizations = pgTable(
+  "organization",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    creatorId: text("creatorId").references(() => users.id, { onDelete: "set null" }),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [index("organization_creatorId_idx").on(t.creatorId)],
+)
+
+/** A user's membership of an organization: one per (organization, user), the primary key. */
+export const members = pgTable(
+  "member",
+  {
+    organizationId: text("organizationId")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index("member_userId_idx").on(t.userId),
+  ],
+)
+
+/** A pending invitation: one per (organization, address); a re-invite replaces it. */
+export const invitations = pgTable(
+  "invitation",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organizationId")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    inviterId: text("inviterId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: time("expiresAt").notNull(),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [
+    unique("invitation_organizationId_email_unique").on(t.organizationId, t.email),
+    index("invitation_inviterId_idx").on(t.inviterId),
+  ],
+)

@@ -6,12 +6,13 @@
  * The five Auth.js tables keep the names, columns and keys of `@auth/drizzle-adapter`'s SQLite
  * schema: an Auth.js Drizzle database moves over without a data migration, and back. Latchkey
  * adds nullable columns to them (a session's public id and sign-in facts, a passkey's name, a
- * user's creation time) and tables of its own (revocation, two-factor, passwords).
+ * user's creation time, a session's active organization) and tables of its own (revocation,
+ * two-factor, passwords, organizations).
  *
  * @module @latchkey/adapter-drizzle/sqlite
  */
 import type { AdapterAccountType } from "@latchkey/core/adapters"
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
+import { index, integer, primaryKey, sqliteTable, text, unique } from "drizzle-orm/sqlite-core"
 
 /** Milliseconds since the epoch, as `@auth/drizzle-adapter` stores its dates on SQLite. */
 const time = (name: string) => integer(name, { mode: "timestamp_ms" })
@@ -67,6 +68,8 @@ export const sessions = sqliteTable(
     authTime: time("authTime"),
     /** RFC 8176 values, a JSON array. */
     amr: text("amr"),
+    /** Latchkey (organizations): the organization the session acts in, re-checked on use. */
+    activeOrganizationId: text("activeOrganizationId"),
   },
   (t) => [index("session_userId_idx").on(t.userId)],
 )
@@ -163,3 +166,60 @@ export const passwordHashes = sqliteTable("passwordHash", {
   hash: text("hash").notNull(),
   updatedAt: time("updatedAt").notNull(),
 })
+
+/**
+ * An organization. The slug is stored lower-cased, so its unique key holds without regard to
+ * case; `creatorId` counts toward the creator's limit, and the organization outlives them.
+ */
+export const organizations = sqliteTable(
+  "organization",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    creatorId: text("creatorId").references(() => users.id, { onDelete: "set null" }),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [index("organization_creatorId_idx").on(t.creatorId)],
+)
+
+/** A user's membership of an organization: one per (organization, user), the primary key. */
+export const members = sqliteTable(
+  "member",
+  {
+    organizationId: text("organizationId")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index("member_userId_idx").on(t.userId),
+  ],
+)
+
+/** A pending invitation: one per (organization, address); a re-invite replaces it. */
+export const invitations = sqliteTable(
+  "invitation",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organizationId")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    inviterId: text("inviterId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: time("expiresAt").notNull(),
+    createdAt: time("createdAt").notNull(),
+  },
+  (t) => [
+    unique("invitation_organizationId_email_unique").on(t.organizationId, t.email),
+    index("invitation_inviterId_idx").on(t.inviterId),
+  ],
+)

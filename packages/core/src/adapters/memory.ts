@@ -14,12 +14,17 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterInvitation,
+  AdapterMember,
+  AdapterOrganization,
   AdapterSession,
   AdapterSessionRecord,
   AdapterTwoFactor,
   AdapterUser,
+  MemberChange,
   VerificationToken,
 } from "../kernel/adapters.js"
+import { ownerRole } from "../kernel/adapters.js"
 import { AdapterError } from "../kernel/errors.js"
 
 // Every read and write goes through a deep copy, so a caller mutating what it got (or what it
@@ -30,6 +35,7 @@ const copy = <T>(value: T): T => structuredClone(value)
 const accountKey = (provider: string, providerAccountId: string) =>
   `${provider}\u0000${providerAccountId}`
 const tokenKey = (identifier: string, token: string) => `${identifier}\u0000${token}`
+const memberKey = (organizationId: string, userId: string) => `${organizationId}\u0000${userId}`
 
 /**
  * Creates an empty in-memory adapter implementing every method of the contract.
@@ -50,6 +56,7 @@ export function MemoryAdapter(): Adapter {
   const passwordHashes = new Map<string, string>()
   // When each user was created (listUnprovenUsers), kept apart so user records stay as given.
   const createdAt = new Map<string, number>()
+  const organizations = memoryOrganizations(users)
 
   const findUser = (id: string | undefined) =>
     id === undefined ? null : copy(users.get(id) ?? null)
@@ -127,6 +134,7 @@ export function MemoryAdapter(): Adapter {
       twoFactors.delete(userId)
       recoveryCodes.delete(userId)
       passwordHashes.delete(userId)
+      organizations.forgetUser(userId)
       return copy(user)
     },
 
@@ -202,6 +210,11 @@ export function MemoryAdapter(): Adapter {
         expires: patch.expires ? new Date(patch.expires) : current.expires,
       }
       if (patch.lastSeenAt !== undefined) updated.lastSeenAt = patch.lastSeenAt
+      // Present while set, as the SQL adapters read a NULL column back.
+      if (patch.activeOrganizationId === null) delete updated.activeOrganizationId
+      else if (patch.activeOrganizationId !== undefined) {
+        updated.activeOrganizationId = patch.activeOrganizationId
+      }
       sessions.set(current.sessionToken, updated)
       return copy(updated)
     },
@@ -383,5 +396,196 @@ export function MemoryAdapter(): Adapter {
     deletePasswordHash(userId) {
       return passwordHashes.delete(userId)
     },
+
+    ...organizations.methods,
   }
+}
+
+/** Oldest first; of equal times, by `tieBreak` (as the SQL adapters order them). */
+const oldestFirst =
+  <T extends { createdAt: Date }>(tieBreak: (item: T) => string) =>
+  (a: T, b: T) =>
+    a.createdAt.getTime() - b.createdAt.getTime() || (tieBreak(a) < tieBreak(b) ? -1 : 1)
+
+/**
+ * Organizations, their members and invitations. Each method is one synchronous step, so the
+ * rules a database keeps with locks and unique keys (the last owner, the per-user limit, one
+ * membership and one pending invitation) hold here by construction.
+ */
+function memoryOrganizations(users: ReadonlyMap<string, AdapterUser>) {
+  const organizations = new Map<string, AdapterOrganization>()
+  // Who created each organization: the per-user limit counts the ones that still exist.
+  const creators = new Map<string, string>()
+  const members = new Map<string, AdapterMember>()
+  const invitations = new Map<string, AdapterInvitation>()
+
+  const bySlug = (slug: string) => {
+    const key = slug.toLowerCase()
+    for (const org of organizations.values()) if (org.slug === key) return org
+    return undefined
+  }
+  const ownerCount = (organizationId: string) =>
+    [...members.values()].filter((m) => m.organizationId === organizationId && m.role === ownerRole)
+      .length
+  /** Whether changing `member` to `role` (`null`: removing it) would leave no owner. */
+  const leavesNoOwner = (member: AdapterMember, role: string | null) =>
+    member.role === ownerRole && role !== ownerRole && ownerCount(member.organizationId) <= 1
+
+  const methods = {
+    createOrganization(
+      org: AdapterOrganization,
+      ownerId: string,
+      bound: { maxPerUser: number },
+    ): AdapterOrganization | "slug-taken" | "limit-reached" {
+      if (!users.has(ownerId)) throw new AdapterError("createOrganization: no such user")
+      const created = [...creators.values()].filter((id) => id === ownerId).length
+      if (created >= bound.maxPerUser) return "limit-reached"
+      if (bySlug(org.slug)) return "slug-taken"
+      const id = org.id && !organizations.has(org.id) ? org.id : crypto.randomUUID()
+      const stored: AdapterOrganization = {
+        id,
+        name: org.name,
+        slug: org.slug.toLowerCase(),
+        createdAt: new Date(org.createdAt),
+      }
+      organizations.set(id, stored)
+      creators.set(id, ownerId)
+      members.set(memberKey(id, ownerId), {
+        organizationId: id,
+        userId: ownerId,
+        role: ownerRole,
+        createdAt: new Date(org.createdAt),
+      })
+      return copy(stored)
+    },
+
+    getOrganization(id: string) {
+      return copy(organizations.get(id) ?? null)
+    },
+
+    getOrganizationBySlug(slug: string) {
+      return copy(bySlug(slug) ?? null)
+    },
+
+    updateOrganization(
+      patch: Pick<AdapterOrganization, "id"> & Partial<Pick<AdapterOrganization, "name" | "slug">>,
+    ): AdapterOrganization | "slug-taken" | null {
+      const current = organizations.get(patch.id)
+      if (!current) return null
+      const taken = patch.slug === undefined ? undefined : bySlug(patch.slug)
+      if (taken && taken.id !== current.id) return "slug-taken"
+      const updated: AdapterOrganization = {
+        ...current,
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.slug !== undefined ? { slug: patch.slug.toLowerCase() } : {}),
+      }
+      organizations.set(current.id, updated)
+      return copy(updated)
+    },
+
+    deleteOrganization(id: string) {
+      if (!organizations.delete(id)) return false
+      creators.delete(id)
+      for (const [key, m] of members) if (m.organizationId === id) members.delete(key)
+      for (const [key, i] of invitations) if (i.organizationId === id) invitations.delete(key)
+      return true
+    },
+
+    listOrganizationsByUserId(userId: string) {
+      return [...members.values()]
+        .filter((m) => m.userId === userId)
+        .sort(oldestFirst((m) => m.organizationId))
+        .map((m) => ({ organization: copy(organizations.get(m.organizationId)!), role: m.role }))
+    },
+
+    getMember(organizationId: string, userId: string) {
+      return copy(members.get(memberKey(organizationId, userId)) ?? null)
+    },
+
+    listMembers(organizationId: string) {
+      return [...members.values()]
+        .filter((m) => m.organizationId === organizationId)
+        .sort(oldestFirst((m) => m.userId))
+        .map((m) => {
+          const user = users.get(m.userId)
+          return { ...copy(m), user: { name: user?.name ?? null, email: user?.email ?? null } }
+        })
+    },
+
+    updateMemberRole(organizationId: string, userId: string, role: string): MemberChange {
+      const member = members.get(memberKey(organizationId, userId))
+      if (!member) return "not-found"
+      if (leavesNoOwner(member, role)) return "last-owner"
+      members.set(memberKey(organizationId, userId), { ...member, role })
+      return "done"
+    },
+
+    removeMember(organizationId: string, userId: string): MemberChange {
+      const member = members.get(memberKey(organizationId, userId))
+      if (!member) return "not-found"
+      if (leavesNoOwner(member, null)) return "last-owner"
+      members.delete(memberKey(organizationId, userId))
+      return "done"
+    },
+
+    createInvitation(invitation: AdapterInvitation) {
+      // Mirrors the SQL schema's foreign keys.
+      if (!organizations.has(invitation.organizationId)) {
+        throw new AdapterError("createInvitation: no such organization")
+      }
+      if (!users.has(invitation.inviterId)) throw new AdapterError("createInvitation: no such user")
+      for (const [id, pending] of invitations) {
+        const same =
+          pending.organizationId === invitation.organizationId && pending.email === invitation.email
+        if (same) invitations.delete(id)
+      }
+      const id = invitations.has(invitation.id) ? crypto.randomUUID() : invitation.id
+      const stored = { ...copy(invitation), id }
+      invitations.set(id, stored)
+      return copy(stored)
+    },
+
+    getInvitation(id: string) {
+      return copy(invitations.get(id) ?? null)
+    },
+
+    listInvitations(organizationId: string) {
+      return [...invitations.values()]
+        .filter((i) => i.organizationId === organizationId)
+        .sort(oldestFirst((i) => i.id))
+        .map(copy)
+    },
+
+    deleteInvitation(organizationId: string, id: string) {
+      if (invitations.get(id)?.organizationId !== organizationId) return false
+      return invitations.delete(id)
+    },
+
+    acceptInvitation(id: string, userId: string, now: Date) {
+      const invitation = invitations.get(id)
+      if (!invitation || invitation.expiresAt.getTime() <= now.getTime()) return null
+      if (!users.has(userId)) throw new AdapterError("acceptInvitation: no such user")
+      invitations.delete(id)
+      const key = memberKey(invitation.organizationId, userId)
+      const existing = members.get(key)
+      if (existing) return copy(existing)
+      const member: AdapterMember = {
+        organizationId: invitation.organizationId,
+        userId,
+        role: invitation.role,
+        createdAt: new Date(now),
+      }
+      members.set(key, member)
+      return copy(member)
+    },
+  } satisfies Partial<Adapter>
+
+  /** A deleted user's memberships and invitations go; the organizations they made stay. */
+  function forgetUser(userId: string) {
+    for (const [key, m] of members) if (m.userId === userId) members.delete(key)
+    for (const [id, i] of invitations) if (i.inviterId === userId) invitations.delete(id)
+    for (const [id, creator] of creators) if (creator === userId) creators.delete(id)
+  }
+
+  return { methods, forgetUser }
 }

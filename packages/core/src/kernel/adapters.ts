@@ -357,3 +357,126 @@ export const ownershipAdapterMethods = [
   "deletePasswordHash",
   "listUnprovenUsers",
 ] as const satisfies readonly (keyof Adapter)[]
+
+// Organizations (issue 45; docs/design/organizations.md): organizations, their members and
+// invitations. Optional as a group: the organizations feature's start-up check names the
+// missing ones. Every rule that must hold under concurrent requests (one membership per user
+// and organization, one pending invitation per address, the last owner, the per-user limit)
+// is the adapter's, on every database: the contract suite races requests to check it.
+
+/** An organization. `slug` is stored lower-cased: unique without regard to case. */
+export interface AdapterOrganization {
+  id: string
+  name: string
+  slug: string
+  createdAt: Date
+}
+
+/** A user's membership of an organization: at most one per (organization, user). */
+export interface AdapterMember {
+  organizationId: string
+  userId: string
+  role: string
+  createdAt: Date
+}
+
+/** A pending invitation: at most one per (organization, address); a new one replaces it. */
+export interface AdapterInvitation {
+  id: string
+  organizationId: string
+  email: string
+  role: string
+  inviterId: string
+  expiresAt: Date
+  createdAt: Date
+}
+
+/** The answer to a role change or a removal: `last-owner` when it would leave no owner. */
+export type MemberChange = "done" | "not-found" | "last-owner"
+
+/** The role every organization keeps at least one member in. */
+export const ownerRole = "owner"
+
+export interface AdapterSession {
+  /**
+   * The organization the session acts in (a database session's column), written through
+   * `updateSession` (`undefined` leaves it, `null` clears it) and returned by
+   * `getSessionAndUser`, present while set, by the adapters that store it. The feature
+   * re-checks the membership on every use: the value may name an organization the user has
+   * since left, or one deleted since.
+   */
+  activeOrganizationId?: string | null
+}
+
+export interface Adapter {
+  /**
+   * Inserts the organization (its slug lower-cased) and `ownerId` as its owner in one step.
+   * Refuses a slug taken without regard to case, and a user who already created
+   * `bound.maxPerUser` organizations that still exist (counted under a lock, so concurrent
+   * creates never pass it). Returns the organization as stored.
+   */
+  createOrganization?(
+    org: AdapterOrganization,
+    ownerId: string,
+    bound: { maxPerUser: number },
+  ): Awaitable<AdapterOrganization | "slug-taken" | "limit-reached">
+  getOrganization?(id: string): Awaitable<AdapterOrganization | null>
+  /** The organization with this slug, case ignored. */
+  getOrganizationBySlug?(slug: string): Awaitable<AdapterOrganization | null>
+  /** Renames it or changes its slug; `null` when there is no such organization. */
+  updateOrganization?(
+    org: Pick<AdapterOrganization, "id"> & Partial<Pick<AdapterOrganization, "name" | "slug">>,
+  ): Awaitable<AdapterOrganization | "slug-taken" | null>
+  /** Deletes the organization with its members and invitations; `false` when there was none. */
+  deleteOrganization?(id: string): Awaitable<boolean>
+  /** The user's organizations with their role, oldest membership first. */
+  listOrganizationsByUserId?(
+    userId: string,
+  ): Awaitable<{ organization: AdapterOrganization; role: string }[]>
+  getMember?(organizationId: string, userId: string): Awaitable<AdapterMember | null>
+  /** Members with their user's name and address, oldest first. */
+  listMembers?(
+    organizationId: string,
+  ): Awaitable<(AdapterMember & { user: { name: string | null; email: string | null } })[]>
+  /** Changes a role; refuses (`last-owner`) to leave the organization without an owner. */
+  updateMemberRole?(organizationId: string, userId: string, role: string): Awaitable<MemberChange>
+  /** Removes a member; refuses (`last-owner`) to remove the last owner. */
+  removeMember?(organizationId: string, userId: string): Awaitable<MemberChange>
+  /**
+   * Creates an invitation, replacing any pending one for the same organization and address
+   * (whose id then finds nothing). Of concurrent ones, one stays.
+   */
+  createInvitation?(invitation: AdapterInvitation): Awaitable<AdapterInvitation>
+  /** The invitation, expired or not; `null` when it is gone. */
+  getInvitation?(id: string): Awaitable<AdapterInvitation | null>
+  /** The organization's invitations (expired ones too, until replaced or deleted), oldest first. */
+  listInvitations?(organizationId: string): Awaitable<AdapterInvitation[]>
+  /** Deletes the invitation; `false` when the organization has no such invitation. */
+  deleteInvitation?(organizationId: string, id: string): Awaitable<boolean>
+  /**
+   * In one step: deletes the invitation if it is still there and unexpired at `now`, and makes
+   * `userId` a member with its role, from `now` (an existing membership is kept as it is). The
+   * membership, or `null` when the invitation is gone or expired: of concurrent accepts of one
+   * invitation, one gets the membership.
+   */
+  acceptInvitation?(id: string, userId: string, now: Date): Awaitable<AdapterMember | null>
+}
+
+/** The optional methods of organizations (`organizations` in the config). */
+export const organizationAdapterMethods = [
+  "createOrganization",
+  "getOrganization",
+  "getOrganizationBySlug",
+  "updateOrganization",
+  "deleteOrganization",
+  "listOrganizationsByUserId",
+  "getMember",
+  "listMembers",
+  "updateMemberRole",
+  "removeMember",
+  "createInvitation",
+  "getInvitation",
+  "listInvitations",
+  "deleteInvitation",
+  "acceptInvitation",
+] as const satisfies readonly (keyof Adapter)[]

@@ -9,6 +9,7 @@ import {
   type Adapter,
   accountApiAdapterMethods,
   adapterMethods,
+  organizationAdapterMethods,
   ownershipAdapterMethods,
   passwordAdapterMethods,
 } from "../adapters.js"
@@ -296,6 +297,7 @@ function wrapAdapter(adapter: Adapter, logger: Logger): Adapter {
     ...accountApiAdapterMethods,
     ...passwordAdapterMethods,
     ...ownershipAdapterMethods,
+    ...organizationAdapterMethods,
   ])
   for (const name of names) {
     const method = (adapter as Record<string, unknown>)[name]
