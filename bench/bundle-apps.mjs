@@ -58,8 +58,11 @@ const github = {
   list: `GitHub(${OAUTH_CLIENT})`,
 }
 
-/** GitHub plus config keys (`options`). */
-const githubWith = (options) => ({ ...github, options })
+/** GitHub plus config keys (`options`), and the `imports` they need. */
+const githubWith = (options, imports = []) => ({ ...github, options, imports })
+
+/** The two-factor feature's config key comes from its factory (it brings the feature). */
+const TWO_FACTOR_IMPORT = 'import { TwoFactor } from "@latchkey/core/two-factor"'
 
 const credentials = {
   providers: { Credentials: "credentials" },
@@ -95,7 +98,9 @@ const tokenWorker = (pkg) =>
 const CONFIG_KEY_FEATURES = [
   app(
     "GitHub + `twoFactor` (stub adapter)",
-    githubWith(`adapter: ${STUB_ADAPTER}, twoFactor: { issuer: "Bench" },`),
+    githubWith(`adapter: ${STUB_ADAPTER}, twoFactor: TwoFactor({ issuer: "Bench" }),`, [
+      TWO_FACTOR_IMPORT,
+    ]),
     null,
   ),
   app(
@@ -125,7 +130,10 @@ const DEMO = {
     Google: "google",
     Passkey: "passkey",
   },
-  imports: ['import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"'],
+  imports: [
+    'import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"',
+    TWO_FACTOR_IMPORT,
+  ],
   list: [
     `Password({ from: ${FROM}, sendPasswordMail: ${STUB_MAIL} })`,
     `Email({ from: ${FROM}, sendVerificationRequest: ${STUB_MAIL} })`,
@@ -138,7 +146,7 @@ const DEMO = {
     "experimental: { enableWebAuthn: true },",
     `adapter: ${STUB_ADAPTER},`,
     'session: { strategy: "database" },',
-    'twoFactor: { issuer: "Latchkey demo" },',
+    'twoFactor: TwoFactor({ issuer: "Latchkey demo" }),',
     'pages: { signIn: "/signin/", verifyRequest: "/verify-request/", signUp: "/signup/", forgotPassword: "/forgot/", resetPassword: "/reset/", passwordSent: "/verify-request/?password=1" },',
     "callbacks: { async session({ session }) { return session } },",
   ].join("\n  "),

@@ -3,9 +3,11 @@
  * migration 0006, the whole flow through `Auth()`, the secret and the recovery codes unreadable
  * in the tables, single use of a code under concurrency, and the cascade on user deletion.
  */
+
 import { Auth, type AuthConfig } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
+import { TwoFactor } from "@latchkey/core/two-factor"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode } from "../../core/src/features/two-factor/totp.js"
 import { req } from "../../core/test/auth/helpers.js"
@@ -47,7 +49,7 @@ for (const backend of backends) {
           store: new MemoryStore(),
           session: { strategy },
           logger: { error: () => {}, warn: () => {}, debug: () => {} },
-          twoFactor: { issuer: "Latchkey Test" },
+          twoFactor: TwoFactor({ issuer: "Latchkey Test" }),
           providers: [
             Credentials({
               credentials: { username: {}, password: { type: "password" } },
@@ -157,7 +159,7 @@ describe("PostgresAdapter without the two-factor tables", () => {
       trustHost: true,
       adapter,
       providers: [],
-      twoFactor: { issuer: "x" },
+      twoFactor: TwoFactor({ issuer: "x" }),
       logger: { error: (e) => void errors.push(e), warn: () => {}, debug: () => {} },
     })
     expect(res.status).toBe(500)

@@ -12,7 +12,10 @@
  */
 
 export type { RefreshOptions } from "./features/oauth/provider-config.js"
-export type { AccessTokenResult } from "./features/oauth/refresh/get-access-token.js"
+export {
+  type AccessTokenResult,
+  getAccessToken,
+} from "./features/oauth/refresh/get-access-token.js"
 export type {
   AdapterTwoFactor,
   TwoFactorEnrollment,
@@ -30,7 +33,7 @@ export {
   type RecentAuthVerdict,
   recentAuthVerdict,
 } from "./kernel/account/recent-auth.js"
-export type { RecentAuthSession } from "./kernel/account/require-recent-auth.js"
+export { type RecentAuthSession, requireRecentAuth } from "./kernel/account/require-recent-auth.js"
 export type { DeviceSession } from "./kernel/account-api/device-sessions.js"
 export type { AccountOp } from "./kernel/account-api/operations.js"
 export type { AccountView, LinkedAccountView, PasskeyView } from "./kernel/account-api/view.js"
@@ -44,11 +47,19 @@ export type {
 export { setEnvDefaults } from "./kernel/config/env.js"
 export { skipCSRFCheck } from "./kernel/csrf/skip.js"
 export { AuthError, CredentialsSignin } from "./kernel/errors.js"
+export { revokeUserSessions } from "./kernel/grants/end-sessions.js"
 export { type AuthAction, isAuthAction } from "./kernel/http/actions.js"
 export { type AuthRequestOptions, flushDeferred } from "./kernel/http/deferred.js"
+
+import { Auth as kernelAuth } from "./kernel/auth.js"
+import type { AuthRequestOptions } from "./kernel/http/deferred.js"
+import type { AuthConfig } from "./types.js"
+
 export { setConnectionIp } from "./kernel/rate-limit/client-ip.js"
 export { redirectLocation } from "./kernel/redirect.js"
+export { listUserSessions, revokeSession } from "./kernel/revocation/api.js"
 export type { SessionRecord } from "./kernel/revocation/backend.js"
+export { getSession } from "./kernel/session/get-session.js"
 export type { JWT } from "./kernel/token/jwt.js"
 export type {
   CommonProviderOptions,
@@ -62,13 +73,16 @@ export type {
   ProviderType,
   WebAuthnConfig,
 } from "./providers/index.js"
-export {
-  Auth,
-  getAccessToken,
-  getSession,
-  listUserSessions,
-  requireRecentAuth,
-  revokeSession,
-  revokeUserSessions,
-} from "./public-functions.js"
 export type * from "./types.js"
+
+/**
+ * Answers one auth request. `options.waitUntil` is the platform's way to keep work alive after
+ * the response (Cloudflare's `ctx.waitUntil`): mail whose due depends on an account is sent then.
+ * Providers are made by their factories (each brings its code); an Auth.js-style config with
+ * plain provider objects goes through `withPlainProviders` (`@latchkey/core/plain-providers`).
+ */
+export const Auth: (
+  request: Request,
+  config: AuthConfig,
+  options?: AuthRequestOptions,
+) => Promise<Response> = kernelAuth

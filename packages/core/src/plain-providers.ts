@@ -1,16 +1,24 @@
 /**
  * Auth.js lets an app write a provider as a plain object (`{ id: "corp", type: "oidc", issuer,
- * clientId, clientSecret }`, `{ id: "http-email", type: "email", sendVerificationRequest }`) and
- * the two-factor options as a plain object. Such a value carries no feature (the factories
- * attach one, `kernel/feature.ts`), so the public functions pass the configuration through here
- * first: each plain value gets the feature its `type` names, loaded with `import()` the first
- * time one is met. An app whose providers all come from factories never loads this code's
- * targets (its configuration is returned as it is), and a code-splitting build keeps them out of
- * its start-up chunk.
+ * clientId, clientSecret }`, `{ id: "http-email", type: "email", sendVerificationRequest }`), and
+ * Latchkey's bindings take the two-factor options as a plain object. Such a value carries no
+ * feature (the factories attach one, `kernel/feature.ts`), so the core refuses it; this function
+ * gives each plain value the feature its `type` names, loaded with `import()` the first time one
+ * is met. The Qwik bindings pass every config through it; an app calling `Auth()` itself with an
+ * Auth.js-style config does the same:
+ *
+ * ```ts
+ * import { withPlainProviders } from "@latchkey/core/plain-providers"
+ * const response = await Auth(request, await withPlainProviders(config))
+ * ```
+ *
+ * It is an entry of its own, not part of `Auth()`: a one-file bundle (a Worker) would otherwise
+ * carry every feature a plain object might need, which is what an app of factories avoids.
+ *
+ * @module @latchkey/core/plain-providers
  */
 import type { Feature } from "./kernel/feature.js"
 import { featureOf, withFeature } from "./kernel/feature.js"
-import type { AuthConfig as KernelAuthConfig } from "./kernel/types/config.js"
 import type { AuthConfig } from "./types.js"
 
 /** The feature of each provider `type` a plain object may have. */
@@ -25,19 +33,17 @@ const FEATURE_OF_TYPE: Record<string, () => Promise<Feature>> = {
 const loadTwoFactor = () => import("./features/two-factor/index.js").then((m) => m.twoFactorFeature)
 
 /** Configurations already looked at, and what they became (the same object when nothing). */
-const seen = new WeakMap<object, KernelAuthConfig | Promise<KernelAuthConfig>>()
+const seen = new WeakMap<object, AuthConfig | Promise<AuthConfig>>()
 
 /**
  * `config` with every plain provider object and plain `twoFactor` carrying its feature. A value
  * with no known `type` is left for the kernel's configuration check, which names it.
  */
-export function withPlainProviders(
-  config: AuthConfig,
-): KernelAuthConfig | Promise<KernelAuthConfig> {
-  if (!config || typeof config !== "object") return config as KernelAuthConfig
-  const known = seen.get(config)
+export function withPlainProviders<C extends AuthConfig>(config: C): C | Promise<C> {
+  if (!config || typeof config !== "object") return config
+  const known = seen.get(config) as C | Promise<C> | undefined
   if (known) return known
-  const made = needsFeatures(config) ? upgrade(config) : (config as KernelAuthConfig)
+  const made = needsFeatures(config) ? upgrade(config) : config
   seen.set(config, made)
   if (made instanceof Promise) {
     // Once settled, later requests get the object itself (no await of a settled promise).
@@ -61,7 +67,7 @@ function needsFeatures(config: AuthConfig): boolean {
   )
 }
 
-async function upgrade(config: AuthConfig): Promise<KernelAuthConfig> {
+async function upgrade<C extends AuthConfig>(config: C): Promise<C> {
   const providers = Array.isArray(config.providers)
     ? await Promise.all(config.providers.map(upgradeProvider))
     : config.providers
@@ -69,7 +75,7 @@ async function upgrade(config: AuthConfig): Promise<KernelAuthConfig> {
     config.twoFactor !== undefined && isPlain(config.twoFactor)
       ? withFeature(config.twoFactor, await loadTwoFactor())
       : config.twoFactor
-  return { ...config, providers, twoFactor } as KernelAuthConfig
+  return { ...config, providers, twoFactor } as C
 }
 
 async function upgradeProvider(entry: unknown): Promise<unknown> {

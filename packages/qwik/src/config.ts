@@ -9,6 +9,7 @@ import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core/env"
 import { AuthError, InvalidConfiguration } from "@latchkey/core/errors"
+import { withPlainProviders } from "@latchkey/core/plain-providers"
 import { envKeys } from "./env.js"
 import { CONFIG_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
@@ -53,7 +54,10 @@ export function resolveConfig<C extends QwikAuthConfig>(
       new InvalidConfiguration([new AuthError("QwikAuth$() has not run on the server")]),
     )
   }
-  const pending = Promise.resolve(configQrl(event)).then((user) => withEnvDefaults(event, user))
+  // Auth.js-style plain provider objects (and plain `twoFactor` options) get their feature here.
+  const pending = Promise.resolve(configQrl(event)).then((user) =>
+    withPlainProviders(withEnvDefaults(event, user)),
+  )
   event.sharedMap.set(CONFIG_KEY, pending)
   return pending
 }

@@ -13,7 +13,10 @@ import type { GetSessionResult, QwikAuthConfig } from "./types.js"
  * @public
  */
 export async function getSessionData(request: Request, config: QwikAuthConfig): GetSessionResult {
-  const { getSession } = await import("@latchkey/core")
-  const { session, cookies } = await getSession(request, config)
+  const [{ getSession }, { withPlainProviders }] = await Promise.all([
+    import("@latchkey/core"),
+    import("@latchkey/core/plain-providers"),
+  ])
+  const { session, cookies } = await getSession(request, await withPlainProviders(config))
   return { data: session, cookie: cookies }
 }

@@ -5,6 +5,7 @@
  */
 import { Auth, type AuthConfig } from "@latchkey/core"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
+import { withPlainProviders } from "@latchkey/core/plain-providers"
 import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { TOTP } from "otpauth"
@@ -43,7 +44,8 @@ async function setup() {
       }),
     ],
   }
-  return { config }
+  // The plain twoFactor options, as QwikAuth$'s config pipeline hands them to the handlers.
+  return { config: (await withPlainProviders(config)) as AuthConfig }
 }
 
 /** Signs in with the password through the core (a browser on ORIGIN), answering the jar. */

@@ -17,6 +17,7 @@
  * PostgreSQL (PGlite, and the server at DATABASE_URL) in packages/adapter-postgres/test, and
  * with a Redis store (REDIS_URL: JWT revocation in Redis) in packages/store-redis/test.
  */
+
 import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/webauthn"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { totpCode } from "../../src/features/two-factor/totp.js"
@@ -26,6 +27,7 @@ import { decode, type JWT } from "../../src/kernel/token/jwt.js"
 import Credentials from "../../src/providers/credentials.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore, type Store } from "../../src/store.js"
+import { TwoFactor } from "../../src/two-factor.js"
 import type { AuthConfig } from "../../src/types.js"
 import { recordingLogger } from "../auth/helpers.js"
 import { oidcProvider } from "../oauth/harness/app.js"
@@ -107,7 +109,7 @@ export function stolenSessionScenarios(storage: StolenSessionStorage): void {
           ...(mode.revocation ? { revocation: mode.revocation } : {}),
         },
         experimental: { enableWebAuthn: true },
-        twoFactor: { issuer: "Latchkey Test" },
+        twoFactor: TwoFactor({ issuer: "Latchkey Test" }),
         providers: [
           Passkey(),
           Credentials({

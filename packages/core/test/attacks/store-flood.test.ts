@@ -6,11 +6,13 @@
  * default store (no `store` configured), 50,000 failed sign-ins with distinct addresses come
  * between the first use and the replay.
  */
+
 import { beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { totpCode } from "../../src/features/two-factor/totp.js"
 import { Auth } from "../../src/index.js"
 import { defaultStore } from "../../src/store.js"
+import { TwoFactor } from "../../src/two-factor.js"
 import type { AuthConfig } from "../../src/types.js"
 import { credentialsProvider, req } from "../auth/helpers.js"
 import { oidcAppConfig, startSignIn, useOidcServer } from "../oauth/harness/app.js"
@@ -42,7 +44,7 @@ async function twoFactorApp(secret: string): Promise<AuthConfig> {
     adapter,
     session: { strategy: "jwt" },
     providers: [credentialsProvider()],
-    twoFactor: { issuer: "Flood Test" },
+    twoFactor: TwoFactor({ issuer: "Flood Test" }),
   }
 }
 

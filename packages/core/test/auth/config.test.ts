@@ -283,7 +283,8 @@ describe("configuration check", () => {
       authorize: () => null,
       options: { name: "Mine" },
     } as never
-    const res = await Auth(req("/auth/providers"), makeConfig({ providers: [provider] }))
+    const config = await withPlainProviders(makeConfig({ providers: [provider] }))
+    const res = await Auth(req("/auth/providers"), config)
     expect(((await res.json()) as Record<string, { name: string }>).credentials!.name).toBe("Mine")
   })
 

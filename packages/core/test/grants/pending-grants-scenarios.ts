@@ -9,6 +9,7 @@
  * Run with the memory adapter and store here, with Redis (`store-redis`) and PostgreSQL
  * (`adapter-postgres`) by their packages, for JWT and database sessions.
  */
+
 import {
   PasskeyClient,
   type SoftwareAuthenticator,
@@ -25,6 +26,7 @@ import { Nodemailer } from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"
 import Password, { type SendPasswordMailParams } from "../../src/providers/password.js"
 import { MemoryStore, type Store } from "../../src/store.js"
+import { TwoFactor } from "../../src/two-factor.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { fastHasher } from "../password/helpers.js"
 
@@ -197,7 +199,9 @@ export function pendingGrantScenarios(storage: GrantStorage): void {
           store,
           session: { strategy },
           experimental: { enableWebAuthn: true },
-          ...(options.twoFactorRequired ? { twoFactor: { issuer: "Test", required: true } } : {}),
+          ...(options.twoFactorRequired
+            ? { twoFactor: TwoFactor({ issuer: "Test", required: true }) }
+            : {}),
           providers: [
             Password({ hasher: fastHasher(), sendPasswordMail: (m) => void mails.push(m) }),
             // "preferred": the squatter's authenticator skips user verification, so a second

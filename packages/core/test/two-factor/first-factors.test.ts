@@ -2,6 +2,7 @@
  * The second factor after other first factors: an email link (with `required: true`, a new
  * user is sent to enrollment before any session exists, and `amr` records the link).
  */
+
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { totpCode } from "../../src/features/two-factor/totp.js"
@@ -11,6 +12,7 @@ import { decode } from "../../src/kernel/token/jwt.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import { MemoryStore } from "../../src/store.js"
+import { TwoFactor } from "../../src/two-factor.js"
 import type { AuthConfig } from "../../src/types.js"
 import { SECRET } from "../email/helpers.js"
 
@@ -25,7 +27,7 @@ describe("email link as the first factor", () => {
       adapter: MemoryAdapter(),
       store: new MemoryStore(),
       session: { strategy: "jwt" },
-      twoFactor: { issuer: "Test", required: true },
+      twoFactor: TwoFactor({ issuer: "Test", required: true }),
       logger: { error: () => {}, warn: () => {}, debug: () => {} },
       providers: [
         Nodemailer({

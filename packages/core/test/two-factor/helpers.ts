@@ -1,9 +1,11 @@
 /** Sign-in with a second factor through `Auth()`: enrollment, the pending step, the code. */
+
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { totpCode } from "../../src/features/two-factor/totp.js"
 import type { TwoFactorEvent } from "../../src/features/two-factor/types.js"
 import { Auth } from "../../src/index.js"
 import type { Adapter } from "../../src/kernel/adapters.js"
+import { TwoFactor } from "../../src/two-factor.js"
 import type { AuthConfig } from "../../src/types.js"
 import { alice, Jar, makeConfig, req, signInWithCredentials } from "../auth/helpers.js"
 
@@ -20,7 +22,11 @@ export function twoFactorConfig(
   const config = makeConfig({
     adapter,
     session: { strategy },
-    twoFactor: { issuer: "Latchkey Test", onEvent: (e) => void events.push(e), ...twoFactor },
+    twoFactor: TwoFactor({
+      issuer: "Latchkey Test",
+      onEvent: (e) => void events.push(e),
+      ...twoFactor,
+    }),
     ...extra,
   })
   return { config, adapter, events }

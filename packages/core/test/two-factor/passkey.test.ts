@@ -3,6 +3,7 @@
  * factor signs in without a code, and the session's `amr` says so. Without the UV flag (a
  * provider that accepts possession alone) the code is still asked for.
  */
+
 import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/webauthn"
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -10,6 +11,7 @@ import { Auth } from "../../src/index.js"
 import { decode } from "../../src/kernel/token/jwt.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore } from "../../src/store.js"
+import { TwoFactor } from "../../src/two-factor.js"
 import type { AuthConfig } from "../../src/types.js"
 import { ORIGIN, SECRET } from "../auth/helpers.js"
 
@@ -24,7 +26,7 @@ function setup(userVerification: "required" | "preferred") {
     experimental: { enableWebAuthn: true },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
     store: new MemoryStore(),
-    twoFactor: { issuer: "Test" },
+    twoFactor: TwoFactor({ issuer: "Test" }),
   }
   return { adapter, config, client: () => new PasskeyClient({ Auth, config, origin: ORIGIN }) }
 }

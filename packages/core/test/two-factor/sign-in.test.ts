@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { totpCode } from "../../src/features/two-factor/totp.js"
 import { Auth, getAccessToken, getSession } from "../../src/index.js"
 import { decode, getToken } from "../../src/kernel/token/jwt.js"
+import { withPlainProviders } from "../../src/plain-providers.js"
 import {
   Jar,
   ORIGIN,
@@ -69,7 +70,7 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(await sessionOf(config, jar)).toBeNull()
       expect((await getSession(req("/", { jar }), config)).session).toBeNull()
       expect(await getToken({ req: req("/", { jar }), secret: SECRET })).toBeNull()
-      const withOidc = {
+      const withOidc = await withPlainProviders({
         ...config,
         providers: [
           ...config.providers,
@@ -83,7 +84,7 @@ for (const strategy of ["jwt", "database"] as const) {
             refresh: true,
           } as never,
         ],
-      }
+      })
       expect(await getAccessToken(req("/", { jar }), withOidc, "oidc")).toBeNull()
       // A pending cookie presented as the session cookie does not open either.
       const forged = new Jar()

@@ -1,8 +1,10 @@
 /** A passkey provider needs `experimental.enableWebAuthn` and an adapter with the passkey methods. */
+
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
 import type { Adapter } from "../../src/kernel/adapters.js"
+import Credentials from "../../src/providers/credentials.js"
 import Passkey from "../../src/providers/passkey.js"
 import WebAuthn from "../../src/providers/webauthn.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -80,16 +82,7 @@ describe("passkey configuration", () => {
 
   it("webauthn-options of a provider that is not WebAuthn is a 400 InvalidProvider", async () => {
     const res = await Auth(req("/auth/webauthn-options/credentials"), {
-      providers: [
-        Passkey(),
-        {
-          id: "credentials",
-          name: "C",
-          type: "credentials",
-          credentials: {},
-          authorize: () => null,
-        },
-      ],
+      providers: [Passkey(), Credentials({ credentials: {}, authorize: () => null })],
       adapter: MemoryAdapter(),
       secret: SECRET,
       trustHost: true,

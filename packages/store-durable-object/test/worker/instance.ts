@@ -7,9 +7,11 @@
  * do not share memory; `x-store: upstash` makes it use the HTTP store (@latchkey/store-upstash)
  * through the test bridge in front of the machine's Redis (UPSTASH_URL, UPSTASH_TOKEN). `nodejs_compat` for `pg` (TCP through `cloudflare:sockets`).
  */
+
 import { PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth, type AuthConfig } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
+import { TwoFactor } from "@latchkey/core/two-factor"
 import { UpstashStore } from "@latchkey/store-upstash"
 import pg from "pg"
 import { DurableObjectStore, LatchkeyStoreObject } from "../../src/index.js"
@@ -51,7 +53,7 @@ function config(env: Env, store: string, client: pg.Client | undefined): AuthCon
     trustHost: true,
     ...(store === "memory" ? {} : { store: sharedStore(env, store) }),
     session: { strategy: "jwt", revocation: "strict" },
-    ...(adapter ? { adapter, twoFactor: { issuer: "Latchkey workerd test" } } : {}),
+    ...(adapter ? { adapter, twoFactor: TwoFactor({ issuer: "Latchkey workerd test" }) } : {}),
     providers: [
       Credentials({
         credentials: { email: {}, password: {} },

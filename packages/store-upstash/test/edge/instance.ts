@@ -12,10 +12,12 @@
  * sealed under AUTH_SECRET), as two instances reading one database would see it. The adapter holds no
  * single-use state of TOTP codes, so only the store can refuse a code the other instance took.
  */
+
 import { Auth, type AuthConfig } from "@latchkey/core"
 import type { Adapter } from "@latchkey/core/adapters"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import Credentials from "@latchkey/core/providers/credentials"
+import { TwoFactor } from "@latchkey/core/two-factor"
 import { UpstashStore } from "@latchkey/store-upstash"
 
 declare const process: { env: Record<string, string | undefined> }
@@ -52,7 +54,7 @@ function config(store: string): AuthConfig {
         }),
     session: { strategy: "jwt", revocation: "strict" },
     adapter,
-    twoFactor: { issuer: "Latchkey Vercel Edge test" },
+    twoFactor: TwoFactor({ issuer: "Latchkey Vercel Edge test" }),
     providers: [
       Credentials({
         credentials: { email: {}, password: {} },

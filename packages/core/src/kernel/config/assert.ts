@@ -95,6 +95,7 @@ export function assertConfig(
   checkSessionNumbers(input.session, problems)
   checkPages(config, problems)
   checkProviders(input, problems)
+  checkFeatureKeys(config, problems)
   const report: ConfigReport = { problems, warnings }
   for (const feature of input.features) feature.check?.({ config, ...input }, report)
   checkAdapter(config.adapter, input, problems)
@@ -169,7 +170,8 @@ function checkPages(config: AuthConfig, problems: AuthError[]): void {
 /**
  * What every provider needs, whatever its kind: a URL-safe id of its own, a per-IP limit that
  * parses, and a feature to serve it (a provider object made by its factory carries one; an
- * Auth.js-style object gets its feature from `Auth`). The kind's own checks are its feature's.
+ * Auth.js-style object gets its feature from `withPlainProviders`). The kind's own checks are
+ * its feature's.
  */
 function checkProviders(input: AssertInput, problems: AuthError[]): void {
   const seen = new Set<string>()
@@ -195,10 +197,29 @@ function checkProviders(input: AssertInput, problems: AuthError[]): void {
     if (!featureOf(provider)) {
       problems.push(
         new InvalidProvider(
-          `Provider "${provider.id}" of type ${JSON.stringify((provider as { type: unknown }).type)} has no feature to serve it: make it with its factory from @latchkey/core/providers/<id> (or OAuth() from @latchkey/core/providers/oauth for a server with no preset)`,
+          `Provider "${provider.id}" of type ${JSON.stringify((provider as { type: unknown }).type)} is a plain object, which brings no code to serve it: make it with its factory (OAuth() from @latchkey/core/providers/oauth for a server with no preset, Credentials(), Email()), or pass the config through withPlainProviders() from @latchkey/core/plain-providers as the Qwik bindings do`,
         ),
       )
     }
+  }
+}
+
+/** The configuration keys whose value brings a feature, and the factory that makes it. */
+const FEATURE_KEYS: Readonly<Record<string, string>> = {
+  twoFactor: "TwoFactor() from @latchkey/core/two-factor",
+}
+
+/** A feature key set to plain options would be ignored without a word: it is refused instead. */
+function checkFeatureKeys(config: AuthConfig, problems: AuthError[]): void {
+  for (const [key, factory] of Object.entries(FEATURE_KEYS)) {
+    const value = (config as unknown as Record<string, unknown>)[key]
+    if (value === undefined || value === null || featureOf(value)) continue
+    problems.push(
+      new InvalidParameter(
+        key,
+        `is plain options, which bring no code to serve them: write ${key}: ${factory.replace(" from", "({ … }) from")}, or pass the config through withPlainProviders() from @latchkey/core/plain-providers as the Qwik bindings do`,
+      ),
+    )
   }
 }
 
