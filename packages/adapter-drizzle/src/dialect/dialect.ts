@@ -61,6 +61,11 @@ export interface Dialect {
   updateReturning(table: Table, set: Row, where: SQL, fields: Fields): Promise<Row[]>
   /** Inserts `values`, or, when the row with that primary key (`target`) exists, sets `set`. */
   upsert(db: QueryDb, table: Table, values: Row, target: Column[], set: Row): WriteQuery
+  /**
+   * Runs one statement made outside a transaction as its own unit of work: MySQL runs it again
+   * when InnoDB rolls it back as a deadlock's victim (concurrent upserts of one key).
+   */
+  alone<T>(run: () => PromiseLike<T>): Promise<T>
   /** In an upsert's `set`: the value the insert brought for `column`. */
   inserted(column: Column): SQL
   /** The larger of two values (`GREATEST`, or SQLite's two-argument `max`). */

@@ -20,8 +20,33 @@ interface MySqlDatabase extends QueryDb {
 /** mysql2's answer to a write: `[ResultSetHeader, fields]`. */
 type WriteResult = [{ affectedRows: number; insertId: number }, unknown]
 
+/**
+ * InnoDB ends one of two transactions that wait on each other's locks with ER_LOCK_DEADLOCK
+ * (concurrent `INSERT … ON DUPLICATE KEY UPDATE` on one key is enough) and rolls it back whole,
+ * so running it again is safe and is what MySQL's manual asks of clients. A few tries, with a
+ * jittered pause so the two do not meet again.
+ */
+async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run()
+    } catch (error) {
+      if (attempt >= DEADLOCK_TRIES || safeErrorCode(error) !== "ER_LOCK_DEADLOCK") throw error
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+    }
+  }
+}
+const DEADLOCK_TRIES = 5
+
 export function mysqlDialect(database: unknown): Dialect {
-  const db = database as MySqlDatabase
+  const raw = database as MySqlDatabase
+  // Every transaction of this adapter is one unit of work that a deadlock rolls back whole.
+  const db: MySqlDatabase = Object.create(raw, {
+    transaction: {
+      value: <T>(run: (tx: QueryDb) => Promise<T>, config?: { isolationLevel: "read committed" }) =>
+        retryingDeadlocks(() => raw.transaction(run, config)),
+    },
+  })
   return {
     name: "mysql",
     db,
@@ -41,6 +66,7 @@ export function mysqlDialect(database: unknown): Dialect {
       }),
     upsert: (on, table, values, _target, set) =>
       on.insert(table).values(values).onDuplicateKeyUpdate({ set }),
+    alone: (run) => retryingDeadlocks(async () => await run()),
     // VALUES(col) is deprecated on MySQL 8.0.20+ but still there, and MariaDB has no other way.
     inserted: (column) => sql`values(${sql.identifier(column.name)})`,
     greatest: (a, b) => sql`greatest(${a}, ${b})`,

@@ -6,7 +6,10 @@ import { sql } from "drizzle-orm"
 import type { QueryDb } from "../query.js"
 import type { Counter, Dialect } from "./dialect.js"
 
-type ReturningWrites = Pick<Dialect, "deleteReturning" | "updateReturning" | "upsert" | "inserted">
+type ReturningWrites = Pick<
+  Dialect,
+  "deleteReturning" | "updateReturning" | "upsert" | "inserted" | "alone"
+>
 
 export function returningWrites(db: QueryDb): ReturningWrites {
   return {
@@ -14,6 +17,8 @@ export function returningWrites(db: QueryDb): ReturningWrites {
       await db.delete(table).where(where).returning(fields),
     updateReturning: async (table, set, where, fields) =>
       await db.update(table).set(set).where(where).returning(fields),
+    // PostgreSQL and SQLite do not pick deadlock victims among single upserts: nothing to retry.
+    alone: async (run) => await run(),
     upsert: (on, table, values, target, set) =>
       on.insert(table).values(values).onConflictDoUpdate({ target, set }),
     inserted: (column) => sql`excluded.${sql.identifier(column.name)}`,

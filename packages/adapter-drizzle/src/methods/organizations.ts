@@ -94,7 +94,9 @@ export const organizations: MethodGroup = {
       // address, one row stays, and the ids of the replaced ones find nothing.
       async createInvitation(invitation: AdapterInvitation) {
         const { organizationId: _, email: __, ...replaced } = invitation
-        await ctx.dialect.upsert(db, i, { ...invitation }, [i.organizationId, i.email], replaced)
+        await ctx.dialect.alone(() =>
+          ctx.dialect.upsert(db, i, { ...invitation }, [i.organizationId, i.email], replaced),
+        )
         return { ...invitation }
       },
 

@@ -18,10 +18,12 @@ export const passwords: MethodGroup = {
 
       setPasswordHash: guarded("setPasswordHash", async (userId: string, hash: string) => {
         const updatedAt = new Date()
-        await dialect.upsert(dialect.db, hashes, { userId, hash, updatedAt }, [hashes.userId], {
-          hash,
-          updatedAt,
-        })
+        await dialect.alone(() =>
+          dialect.upsert(dialect.db, hashes, { userId, hash, updatedAt }, [hashes.userId], {
+            hash,
+            updatedAt,
+          }),
+        )
       }),
 
       deletePasswordHash: guarded("deletePasswordHash", async (userId: string) => {

@@ -38,12 +38,14 @@ export const twoFactor: MethodGroup = {
 
       setTwoFactor: guarded("setTwoFactor", async (record: AdapterTwoFactor) => {
         const { userId, secret, enabledAt } = record
-        await dialect.upsert(
-          db,
-          enrollments,
-          { userId, secret, enabledAt, createdAt: new Date() },
-          [enrollments.userId],
-          { secret, enabledAt },
+        await dialect.alone(() =>
+          dialect.upsert(
+            db,
+            enrollments,
+            { userId, secret, enabledAt, createdAt: new Date() },
+            [enrollments.userId],
+            { secret, enabledAt },
+          ),
         )
       }),
 
