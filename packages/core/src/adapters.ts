@@ -4,4 +4,4 @@
  *
  * @module @latchkey/core/adapters
  */
-export * from "./kernel/adapters.js"
+export * from "./kernel/types/adapters.js"

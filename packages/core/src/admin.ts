@@ -12,12 +12,13 @@
  *
  * @module @latchkey/core/admin
  */
-import type { AdapterUser } from "./kernel/adapters.js"
-import { isDate } from "./kernel/adapters.js"
+
 import { type ResolvedConfig, resolveConfig } from "./kernel/config/resolve.js"
-import { InvalidParameter, MissingAdapterMethods } from "./kernel/errors.js"
+import { InvalidParameter, MissingAdapterMethods } from "./kernel/errors/errors.js"
 import { moveAccountState } from "./kernel/grants/account-state.js"
 import { endUserSessions } from "./kernel/grants/end-sessions.js"
+import type { AdapterUser } from "./kernel/types/adapters.js"
+import { isDate } from "./kernel/types/adapters.js"
 import { withPlainProviders } from "./plain-providers.js"
 import type { AuthConfig } from "./types.js"
 

@@ -3,4 +3,4 @@
  *
  * @module @latchkey/core/errors
  */
-export * from "./kernel/errors.js"
+export * from "./kernel/errors/errors.js"

@@ -11,7 +11,7 @@
  * @module @latchkey/core
  */
 
-export type { RefreshOptions } from "./features/oauth/provider-config.js"
+export type { RefreshOptions } from "./features/oauth/client/provider-config.js"
 export {
   type AccessTokenResult,
   getAccessToken,
@@ -26,7 +26,6 @@ export type {
   TwoFactorStatus,
 } from "./features/two-factor/types.js"
 export type { AccountUser } from "./kernel/account/current-session.js"
-export type { AccountOptions } from "./kernel/account/options.js"
 export {
   type RecentAuthFacts,
   type RecentAuthPolicy,
@@ -37,30 +36,31 @@ export { type RecentAuthSession, requireRecentAuth } from "./kernel/account/requ
 export type { DeviceSession } from "./kernel/account-api/device-sessions.js"
 export type { AccountOp } from "./kernel/account-api/operations.js"
 export type { AccountView, LinkedAccountView, PasskeyView } from "./kernel/account-api/view.js"
+export { setEnvDefaults } from "./kernel/config/env.js"
+export { skipCSRFCheck } from "./kernel/csrf/skip.js"
+export { AuthError, CredentialsSignin } from "./kernel/errors/errors.js"
+export { revokeUserSessions } from "./kernel/grants/end-sessions.js"
+export { type AuthAction, isAuthAction } from "./kernel/http/actions.js"
+export { type AuthRequestOptions, flushDeferred } from "./kernel/http/deferred.js"
+export type { AccountOptions } from "./kernel/types/account-options.js"
 export type {
   Adapter,
   AdapterAccount,
   AdapterSession,
   AdapterSessionRecord,
   AdapterUser,
-} from "./kernel/adapters.js"
-export { setEnvDefaults } from "./kernel/config/env.js"
-export { skipCSRFCheck } from "./kernel/csrf/skip.js"
-export { AuthError, CredentialsSignin } from "./kernel/errors.js"
-export { revokeUserSessions } from "./kernel/grants/end-sessions.js"
-export { type AuthAction, isAuthAction } from "./kernel/http/actions.js"
-export { type AuthRequestOptions, flushDeferred } from "./kernel/http/deferred.js"
+} from "./kernel/types/adapters.js"
 
 import { Auth as kernelAuth } from "./kernel/auth.js"
 import type { AuthRequestOptions } from "./kernel/http/deferred.js"
 import type { AuthConfig } from "./types.js"
 
 export { setConnectionIp } from "./kernel/rate-limit/client-ip.js"
-export { redirectLocation } from "./kernel/redirect.js"
 export { listUserSessions, revokeSession } from "./kernel/revocation/api.js"
 export type { SessionRecord } from "./kernel/revocation/backend.js"
 export { getSession } from "./kernel/session/get-session.js"
 export type { JWT } from "./kernel/token/jwt.js"
+export { redirectLocation } from "./kernel/urls/redirect.js"
 export type {
   CommonProviderOptions,
   CredentialInput,

@@ -2,7 +2,7 @@
  * Auth.js lets an app write a provider as a plain object (`{ id: "corp", type: "oidc", issuer,
  * clientId, clientSecret }`, `{ id: "http-email", type: "email", sendVerificationRequest }`), and
  * Latchkey's bindings take the two-factor options as a plain object. Such a value carries no
- * feature (the factories attach one, `kernel/feature.ts`), so the core refuses it; this function
+ * feature (the factories attach one, `kernel/feature/feature.ts`), so the core refuses it; this function
  * gives each plain value the feature its `type` names, loaded with `import()` the first time one
  * is met. The Qwik bindings pass every config through it; an app calling `Auth()` itself with an
  * Auth.js-style config does the same:
@@ -17,8 +17,8 @@
  *
  * @module @latchkey/core/plain-providers
  */
-import type { Feature } from "./kernel/feature.js"
-import { featureOf, withFeature } from "./kernel/feature.js"
+import type { Feature } from "./kernel/feature/feature.js"
+import { featureOf, withFeature } from "./kernel/feature/feature.js"
 import type { AuthConfig } from "./types.js"
 
 /** The feature of each provider `type` a plain object may have. */

@@ -13,7 +13,7 @@
  *
  * @module @latchkey/core/store
  */
-export { StoreError, StoreFull, StoreTimeout } from "./kernel/errors.js"
+export { StoreError, StoreFull, StoreTimeout } from "./kernel/errors/errors.js"
 export { assertMapBound, assertStoreValue, assertTtl } from "./kernel/rate-limit/limits.js"
 export {
   defaultStore,
@@ -29,4 +29,4 @@ export type {
   RateLimitRule,
   RateLimitStore,
   Store,
-} from "./kernel/rate-limit/store.js"
+} from "./kernel/types/store.js"

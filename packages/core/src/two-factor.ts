@@ -12,7 +12,7 @@
  */
 import { twoFactorFeature } from "./features/two-factor/index.js"
 import type { TwoFactorConfig, TwoFactorOptions } from "./features/two-factor/types.js"
-import { withFeature } from "./kernel/feature.js"
+import { withFeature } from "./kernel/feature/feature.js"
 
 export type {
   TwoFactorConfig,

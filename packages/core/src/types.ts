@@ -7,7 +7,7 @@
  * @module @latchkey/core
  */
 import type { TwoFactorConfig } from "./features/two-factor/types.js"
-import type { AuthConfig as KernelAuthConfig } from "./kernel/types/config.js"
+import type { AuthConfig as KernelAuthConfig } from "./kernel/config/auth-config.js"
 import type { Provider } from "./providers/index.js"
 
 export type {
@@ -30,7 +30,7 @@ export type {
   Theme,
   User,
   WarningCode,
-} from "./kernel/types/config.js"
+} from "./kernel/config/auth-config.js"
 
 /**
  * The configuration of Latchkey, shaped like Auth.js v5's `AuthConfig`: the kernel's keys, the

@@ -8,7 +8,7 @@ import {
   isClientError,
   MissingCSRF,
   MissingSecret,
-} from "../src/kernel/errors.js"
+} from "../src/kernel/errors/errors.js"
 
 describe("errors", () => {
   it("carries a stable type, kind and name per class", () => {

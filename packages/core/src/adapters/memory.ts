@@ -9,6 +9,8 @@
  *
  * @module @latchkey/core/adapters/memory
  */
+
+import { AdapterError } from "../kernel/errors/errors.js"
 import type {
   AccountKey,
   Adapter,
@@ -23,9 +25,8 @@ import type {
   AdapterUser,
   MemberChange,
   VerificationToken,
-} from "../kernel/adapters.js"
-import { ownerRole } from "../kernel/adapters.js"
-import { AdapterError } from "../kernel/errors.js"
+} from "../kernel/types/adapters.js"
+import { ownerRole } from "../kernel/types/adapters.js"
 
 // Every read and write goes through a deep copy, so a caller mutating what it got (or what it
 // passed in) never changes the store behind the adapter's back — as with a real database.

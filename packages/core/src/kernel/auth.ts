@@ -4,18 +4,18 @@
  */
 
 import { route } from "./actions/routes.js"
+import type { AuthConfig } from "./config/auth-config.js"
 import { type ResolvedConfig, resolveConfig } from "./config/resolve.js"
-import type { RequestContext } from "./context.js"
-import { AuthError, CallbackRouteError, InvalidProvider, UnknownAction } from "./errors.js"
+import { AuthError, CallbackRouteError, InvalidProvider, UnknownAction } from "./errors/errors.js"
 import { configErrorPage, isPageRequest } from "./http/config-error-page.js"
+import type { RequestContext } from "./http/context.js"
 import { type AuthRequestOptions, startDeferred } from "./http/deferred.js"
 import { errorOutcome } from "./http/error-outcome.js"
 import { json, type Outcome } from "./http/outcome.js"
 import { parseCookieHeader, parseQuery, parseRoute, readBody } from "./http/parse-request.js"
 import { errorBody } from "./http/public-error.js"
 import { toResponse } from "./http/respond.js"
-import { hostMismatch, resolveOrigin } from "./origin.js"
-import type { AuthConfig } from "./types/config.js"
+import { hostMismatch, resolveOrigin } from "./urls/origin.js"
 
 /**
  * Answers one auth request. `options.waitUntil` is the platform's way to keep work alive after

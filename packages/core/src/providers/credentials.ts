@@ -19,11 +19,11 @@
  * @module @latchkey/core/providers/credentials
  */
 import { credentialsFeature } from "../features/credentials/index.js"
-import type { CredentialsConfig } from "../features/credentials/types.js"
-import { FEATURE } from "../kernel/feature.js"
+import { FEATURE } from "../kernel/feature/feature.js"
+import type { CredentialsConfig } from "../kernel/types/credentials.js"
 import type { CredentialInput } from "../kernel/types/provider.js"
 
-export type { CredentialsConfig } from "../features/credentials/types.js"
+export type { CredentialsConfig } from "../kernel/types/credentials.js"
 export type { CredentialInput } from "../kernel/types/provider.js"
 
 /** What the app passes to `Credentials()`: `authorize` is required, the rest has defaults. */

@@ -13,9 +13,9 @@ export type {
   ProviderType,
 } from "../kernel/types/provider.js"
 
-import type { CredentialsConfig } from "../features/credentials/types.js"
+import type { CredentialsConfig } from "../kernel/types/credentials.js"
 
-export type { CredentialsConfig } from "../features/credentials/types.js"
+export type { CredentialsConfig } from "../kernel/types/credentials.js"
 
 import type { OAuthConfig, OIDCConfig } from "./oauth.js"
 

@@ -15,8 +15,8 @@ import type {
 } from "../features/email/config.js"
 import { emailFeature } from "../features/email/index.js"
 import { signInMessage } from "../features/email/message.js"
-import { EmailSignInError, InvalidParameter } from "../kernel/errors.js"
-import { FEATURE } from "../kernel/feature.js"
+import { EmailSignInError, InvalidParameter } from "../kernel/errors/errors.js"
+import { FEATURE } from "../kernel/feature/feature.js"
 import { DEFAULT_EMAIL_MAX_AGE } from "../kernel/grants/link-token.js"
 
 export type NodemailerUserConfig = EmailUserConfig

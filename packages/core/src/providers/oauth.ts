@@ -7,7 +7,7 @@
  *
  * @module @latchkey/core/providers/oauth
  */
-import { oauthFeature } from "../features/oauth/index.js"
+
 import {
   type OAuthConfig,
   type OAuthProviderConfig,
@@ -17,11 +17,12 @@ import {
   oauthProviderData,
   oidcProviderData,
   type ProviderDefaults,
-} from "../features/oauth/provider-config.js"
-import { FEATURE } from "../kernel/feature.js"
+} from "../features/oauth/client/provider-config.js"
+import { oauthFeature } from "../features/oauth/index.js"
+import { FEATURE } from "../kernel/feature/feature.js"
 import type { Profile } from "../kernel/types/records.js"
 
-export * from "../features/oauth/provider-config.js"
+export * from "../features/oauth/client/provider-config.js"
 
 /** Build an OAuth 2 provider from preset defaults and the app's options. */
 export function oauthProvider<P>(

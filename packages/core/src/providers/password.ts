@@ -16,7 +16,6 @@
  * @module @latchkey/core/providers/password
  */
 
-import type { EmailServer } from "../features/email/config.js"
 import type {
   PasswordConfig,
   PasswordMailRateLimit,
@@ -29,10 +28,11 @@ import {
 } from "../features/password/hash.js"
 import { passwordFeature } from "../features/password/index.js"
 import { type PasswordPolicyOptions, resolvePolicy } from "../features/password/policy.js"
-import { CallbackRouteError } from "../kernel/errors.js"
-import { FEATURE } from "../kernel/feature.js"
-import type { CredentialsRateLimitOptions } from "../kernel/rate-limit/options.js"
+import { CallbackRouteError } from "../kernel/errors/errors.js"
+import { FEATURE } from "../kernel/feature/feature.js"
+import type { EmailServer } from "../kernel/mail/server.js"
 import type { Awaitable } from "../kernel/types/awaitable.js"
+import type { CredentialsRateLimitOptions } from "../kernel/types/rate-limit-options.js"
 import { DEFAULT_FROM, deliverWithNodemailer } from "./nodemailer.js"
 
 export type {

@@ -26,8 +26,8 @@ import type {
 import { emailFeature } from "../features/email/index.js"
 import { signInMessage } from "../features/email/message.js"
 import type { SendPasswordMailParams } from "../features/password/config.js"
-import { InvalidParameter } from "../kernel/errors.js"
-import { FEATURE } from "../kernel/feature.js"
+import { InvalidParameter } from "../kernel/errors/errors.js"
+import { FEATURE } from "../kernel/feature/feature.js"
 import { DEFAULT_EMAIL_MAX_AGE } from "../kernel/grants/link-token.js"
 import {
   type HttpMailApi,

@@ -11,7 +11,7 @@ import {
   type WebAuthnConfig,
   type WebAuthnUserConfig,
 } from "../features/passkey/provider-config.js"
-import { FEATURE } from "../kernel/feature.js"
+import { FEATURE } from "../kernel/feature/feature.js"
 
 export * from "../features/passkey/provider-config.js"
 

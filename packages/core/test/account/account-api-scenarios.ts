@@ -9,7 +9,7 @@ import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/web
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth, requireRecentAuth } from "../../src/index.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import GitHub from "../../src/providers/github.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore } from "../../src/store.js"

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import Credentials from "../../src/providers/credentials.js"
 import { Jar, makeConfig, req, signInWithCredentials } from "../auth/helpers.js"
 

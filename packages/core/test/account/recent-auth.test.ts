@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { recentAuthVerdict, requireRecentAuth } from "../../src/index.js"
-import { ReauthenticationRequired, SessionRequired } from "../../src/kernel/errors.js"
+import { ReauthenticationRequired, SessionRequired } from "../../src/kernel/errors/errors.js"
 import { encode } from "../../src/kernel/token/jwt.js"
 import { Jar, req, SECRET } from "../auth/helpers.js"
 import { jwtConfig, readSession, signIn, tokenOf } from "../revocation/helpers.js"

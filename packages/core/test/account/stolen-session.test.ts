@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
-import { InvalidConfiguration } from "../../src/kernel/errors.js"
+import { InvalidConfiguration } from "../../src/kernel/errors/errors.js"
 import type { AuthConfig } from "../../src/types.js"
 import { recordingLogger, SECRET } from "../auth/helpers.js"
 import { stolenSessionScenarios } from "./stolen-session-scenarios.js"

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import type { AdapterUser } from "../../src/kernel/adapters.js"
-import { resolveCallbackUrl } from "../../src/kernel/callback-url.js"
-import { FEATURE, type Feature } from "../../src/kernel/feature.js"
+import { FEATURE, type Feature } from "../../src/kernel/feature/feature.js"
+import { resolveCallbackUrl } from "../../src/kernel/http/callback-url.js"
 import { completeSignIn } from "../../src/kernel/sign-in/complete-sign-in.js"
+import type { AdapterUser } from "../../src/kernel/types/adapters.js"
 import type { Account } from "../../src/types.js"
 import {
   credentialsProvider,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth, getSession, setEnvDefaults } from "../../src/index.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
-import { InvalidConfiguration } from "../../src/kernel/errors.js"
+import { InvalidConfiguration } from "../../src/kernel/errors/errors.js"
 import { withPlainProviders } from "../../src/plain-providers.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"

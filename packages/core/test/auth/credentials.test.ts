@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import { AccessDenied, CredentialsSignin } from "../../src/kernel/errors.js"
+import { AccessDenied, CredentialsSignin } from "../../src/kernel/errors/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import {
   alice,

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
-import { StoreError } from "../../src/kernel/errors.js"
-import { WARNING_TEXT } from "../../src/kernel/warnings.js"
+import { StoreError } from "../../src/kernel/errors/errors.js"
+import { WARNING_TEXT } from "../../src/kernel/errors/warnings.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -53,7 +53,7 @@ describe("credentials refusals", () => {
   })
 
   it("an app's CredentialsSignin subclass code is named in the warning", async () => {
-    const { CredentialsSignin } = await import("../../src/kernel/errors.js")
+    const { CredentialsSignin } = await import("../../src/kernel/errors/errors.js")
     class Locked extends CredentialsSignin {
       override code = "account_locked"
     }

@@ -2,7 +2,7 @@ import { inspect } from "node:util"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import { EventError } from "../../src/kernel/errors.js"
+import { EventError } from "../../src/kernel/errors/errors.js"
 import {
   alice,
   Jar,

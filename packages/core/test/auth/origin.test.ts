@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { resolveOrigin } from "../../src/kernel/origin.js"
+import { resolveOrigin } from "../../src/kernel/urls/origin.js"
 import { makeConfig, req, setCookies, signInWithCredentials } from "./helpers.js"
 
 type Row = {

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { defaultRedirect, redirectLocation, toLocation } from "../../src/kernel/redirect.js"
+import { defaultRedirect, redirectLocation, toLocation } from "../../src/kernel/urls/redirect.js"
 import { makeConfig, ORIGIN, req, setCookies } from "./helpers.js"
 
 const baseUrl = "https://app.example.com"

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth, getSession } from "../../src/index.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import {
   alice,
   Jar,

@@ -3,7 +3,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { renderEmailConfirmation } from "../../src/features/email/confirm.js"
 import { requestEmailSignIn } from "../../src/features/email/request.js"
 import { verifyEmailSignIn } from "../../src/features/email/verify.js"
-import { Verification } from "../../src/kernel/errors.js"
+import { Verification } from "../../src/kernel/errors/errors.js"
 import { capturingProvider, linkParams, requestParams, SECRET, stampOf } from "./helpers.js"
 
 const actionUrl = "https://app.example.com/auth/callback/email"

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { requestEmailSignIn } from "../../src/features/email/request.js"
 import { verifyEmailSignIn } from "../../src/features/email/verify.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
 import {
   AccessDenied,
   EmailSignInError,
@@ -9,10 +8,11 @@ import {
   MissingSecret,
   RateLimited,
   Verification,
-} from "../../src/kernel/errors.js"
+} from "../../src/kernel/errors/errors.js"
 import { storedLinkValue } from "../../src/kernel/grants/link.js"
 import { hashVerificationToken } from "../../src/kernel/grants/link-token.js"
 import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import {
   capturingProvider,
   linkParams,

@@ -1,7 +1,7 @@
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { RequestEmailSignInParams } from "../../src/features/email/request.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
 import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { normalizeIdentifier } from "../../src/kernel/address.js"
-import { EmailSignInError } from "../../src/kernel/errors.js"
+import { EmailSignInError } from "../../src/kernel/errors/errors.js"
+import { normalizeIdentifier } from "../../src/kernel/mail/address.js"
 
 function reason(value: unknown): unknown {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { InvalidParameter } from "../../src/kernel/errors.js"
+import { InvalidParameter } from "../../src/kernel/errors/errors.js"
 import EmailDefault, { Email } from "../../src/providers/email.js"
 import NodemailerDefault, {
   DEFAULT_FROM,

@@ -5,9 +5,9 @@ import {
   defaultRateLimitStore,
   hitAddressLimit,
   hitIpLimit,
-  mailboxOf,
 } from "../../src/features/email/limits.js"
-import { StoreFull } from "../../src/kernel/errors.js"
+import { StoreFull } from "../../src/kernel/errors/errors.js"
+import { mailboxOf } from "../../src/kernel/mail/address.js"
 import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 
 function clock(start = 1_000_000) {

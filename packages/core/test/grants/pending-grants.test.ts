@@ -1,8 +1,8 @@
 /** Issue 41's attacks (`pending-grants-scenarios.ts`) on the memory adapter and store. */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import GitHub from "../../src/providers/github.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"

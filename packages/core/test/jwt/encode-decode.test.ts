@@ -1,6 +1,6 @@
 import { compactDecrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { InvalidParameter, MissingSecret } from "../../src/kernel/errors.js"
+import { InvalidParameter, MissingSecret } from "../../src/kernel/errors/errors.js"
 import { jwe } from "../../src/kernel/token/jwe-node.js"
 import { decode, encode } from "../../src/kernel/token/jwt.js"
 import { decodeHeader, deriveKey, SALT, SECRET, sealWithHeader, withHeader } from "./helpers.js"

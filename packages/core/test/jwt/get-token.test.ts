@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { MissingSecret } from "../../src/kernel/errors.js"
+import { MissingSecret } from "../../src/kernel/errors/errors.js"
 import { encode, getToken } from "../../src/kernel/token/jwt.js"
 import { SECRET } from "./helpers.js"
 

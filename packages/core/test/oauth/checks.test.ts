@@ -3,16 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAuthorizationRequest } from "../../src/features/oauth/authorization-url.js"
 import { handleOAuthCallback } from "../../src/features/oauth/callback.js"
 import { createState, openCheck, readStateParam } from "../../src/features/oauth/checks.js"
-import { clearDiscoveryCache, getAuthorizationServer } from "../../src/features/oauth/discovery.js"
-import { resolveOAuthProvider } from "../../src/features/oauth/provider.js"
-import type { OIDCConfig } from "../../src/features/oauth/provider-config.js"
+import {
+  clearDiscoveryCache,
+  getAuthorizationServer,
+} from "../../src/features/oauth/client/discovery.js"
+import { resolveOAuthProvider } from "../../src/features/oauth/client/provider.js"
+import type { OIDCConfig } from "../../src/features/oauth/client/provider-config.js"
 import { planRedirect, proxyForwardUrl } from "../../src/features/oauth/redirect-proxy.js"
 import {
   InvalidCheck,
   InvalidEndpoints,
   InvalidProvider,
   OAuthSignInError,
-} from "../../src/kernel/errors.js"
+} from "../../src/kernel/errors/errors.js"
 import { decode } from "../../src/kernel/token/jwt.js"
 import GitHub from "../../src/providers/github.js"
 import OAuth from "../../src/providers/oauth.js"

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createAuthorizationRequest } from "../../src/features/oauth/authorization-url.js"
 import { handleOAuthCallback } from "../../src/features/oauth/callback.js"
-import { OAuthCallbackError } from "../../src/kernel/errors.js"
+import { OAuthCallbackError } from "../../src/kernel/errors/errors.js"
 import GitHub, { pickGitHubEmail } from "../../src/providers/github.js"
 import { AppCookies, flowContext } from "./harness/flow.js"
 import { type GitHubHarness, startGitHubServer } from "./harness/github-server.js"

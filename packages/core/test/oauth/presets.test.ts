@@ -3,8 +3,11 @@
  * a documented sample response into `{ id, name, email, image }`.
  */
 import { describe, expect, it } from "vitest"
-import { resolveOAuthProvider } from "../../src/features/oauth/provider.js"
-import type { OAuthProviderConfig, TokenSet } from "../../src/features/oauth/provider-config.js"
+import { resolveOAuthProvider } from "../../src/features/oauth/client/provider.js"
+import type {
+  OAuthProviderConfig,
+  TokenSet,
+} from "../../src/features/oauth/client/provider-config.js"
 import Apple from "../../src/providers/apple.js"
 import Auth0 from "../../src/providers/auth0.js"
 import Authentik from "../../src/providers/authentik.js"

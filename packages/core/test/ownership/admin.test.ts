@@ -10,8 +10,8 @@ import {
   removeUnprovenUsers,
   resetTwoFactor,
 } from "../../src/admin.js"
-import type { AdapterUser } from "../../src/kernel/adapters.js"
 import { getSession } from "../../src/kernel/session/get-session.js"
+import type { AdapterUser } from "../../src/kernel/types/adapters.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -116,7 +116,7 @@ describe("sign-in page", () => {
   })
 
   it("renders a passkey form run by our one inline script, and says passkeys need JavaScript", () => {
-    // The passkey feature hands its script to the page with its entry (`signInPage` in feature.ts).
+    // The passkey feature hands its script to the page with its entry (`signInPage` in kernel/feature/feature.ts).
     const { html, scripts } = render({ providers: [webauthn], scripts: [PASSKEY_SCRIPT] })
     const [form] = forms(html)
     const tag = tokenize(html).tags.find((t) => t.name === "form")!

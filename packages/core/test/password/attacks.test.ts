@@ -6,8 +6,8 @@
 import bcrypt from "bcryptjs"
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import Password from "../../src/providers/password.js"
 import { SECRET } from "../auth/helpers.js"
 import {

@@ -11,7 +11,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import { createPasswordHasher } from "../../src/features/password/hash.js"
-import { InvalidParameter } from "../../src/kernel/errors.js"
+import { InvalidParameter } from "../../src/kernel/errors/errors.js"
 import type { PasswordHasherOptions } from "../../src/providers/password.js"
 import { provenAccount, setup, signIn } from "./helpers.js"
 

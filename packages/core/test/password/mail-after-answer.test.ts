@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth, flushDeferred } from "../../src/index.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import Password, { type SendPasswordMailParams } from "../../src/providers/password.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"

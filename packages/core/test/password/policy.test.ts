@@ -6,7 +6,7 @@ import {
   normalisePassword,
   resolvePolicy,
 } from "../../src/features/password/policy.js"
-import { PasswordRejected } from "../../src/kernel/errors.js"
+import { PasswordRejected } from "../../src/kernel/errors/errors.js"
 
 async function reason(value: unknown, options = {}) {
   try {

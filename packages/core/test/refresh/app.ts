@@ -3,7 +3,7 @@
  * browser cookie jar, the sign-in round trip, and requests carrying the browser's cookies.
  */
 import { expect } from "vitest"
-import type { RefreshOptions } from "../../src/features/oauth/provider-config.js"
+import type { RefreshOptions } from "../../src/features/oauth/client/provider-config.js"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { oidcAppConfig, startSignIn } from "../oauth/harness/app.js"

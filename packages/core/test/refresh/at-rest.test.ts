@@ -15,7 +15,7 @@ import {
 import { isFresh, needsSignIn } from "../../src/features/oauth/refresh/tokens.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import { buildCookies } from "../../src/kernel/cookies/defaults.js"
-import { ProviderTokensTooLarge } from "../../src/kernel/errors.js"
+import { ProviderTokensTooLarge } from "../../src/kernel/errors/errors.js"
 import { decode, encode } from "../../src/kernel/token/jwt.js"
 import OAuth from "../../src/providers/oauth.js"
 

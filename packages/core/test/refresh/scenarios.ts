@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { flightKey, rememberOutcome } from "../../src/features/oauth/refresh/coordination.js"
 import { getAccessToken, revokeUserSessions } from "../../src/index.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
 import {
   RefreshTokenError,
   TokenEndpointError,
   TokenEndpointTimeout,
-} from "../../src/kernel/errors.js"
+} from "../../src/kernel/errors/errors.js"
 import { decode } from "../../src/kernel/token/jwt.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig, SessionStrategy } from "../../src/types.js"
 import { type OidcHarness, startOidcServer } from "../oauth/harness/oidc-server.js"

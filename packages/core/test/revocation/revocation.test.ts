@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth, listUserSessions, revokeSession, revokeUserSessions } from "../../src/index.js"
-import { InvalidParameter } from "../../src/kernel/errors.js"
+import { InvalidParameter } from "../../src/kernel/errors/errors.js"
 import { defaultStore } from "../../src/store.js"
 import { makeConfig, recordingLogger } from "../auth/helpers.js"
 import {

@@ -10,7 +10,12 @@ import { requestEmailSignIn } from "../../src/features/email/request.js"
 import { verifyEmailSignIn } from "../../src/features/email/verify.js"
 import { createState, openCheck } from "../../src/features/oauth/checks.js"
 import { Auth } from "../../src/index.js"
-import { InvalidCheck, RateLimited, StoreError, Verification } from "../../src/kernel/errors.js"
+import {
+  InvalidCheck,
+  RateLimited,
+  StoreError,
+  Verification,
+} from "../../src/kernel/errors/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth } from "../../src/index.js"
-import type { Adapter } from "../../src/kernel/adapters.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import Credentials from "../../src/providers/credentials.js"
 import Passkey from "../../src/providers/passkey.js"
 import WebAuthn from "../../src/providers/webauthn.js"

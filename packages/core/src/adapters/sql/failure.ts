@@ -2,7 +2,7 @@
  * The `AdapterError` of a failed database call, safe to log: it names the adapter, the method
  * and the driver's error code, and nothing else.
  */
-import { AdapterError } from "../../kernel/errors.js"
+import { AdapterError } from "../../kernel/errors/errors.js"
 
 /** How an adapter names itself in its errors: `PostgresAdapter`, `{ adapter: "postgres" }`. */
 export interface AdapterLabel {

@@ -8,7 +8,7 @@ import type {
   AdapterUser,
   SessionRecordBound,
   VerificationToken,
-} from "../../kernel/adapters.js"
+} from "../../kernel/types/adapters.js"
 
 type Row = Record<string, unknown>
 

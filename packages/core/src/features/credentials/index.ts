@@ -3,12 +3,12 @@
  * The feature is the app's `authorize` run through the kernel's credentials pipeline (CSRF,
  * limits, the common sign-in path).
  */
-import { MissingAuthorize } from "../../kernel/errors.js"
-import { type Feature, providersOf } from "../../kernel/feature.js"
+import { MissingAuthorize } from "../../kernel/errors/errors.js"
+import { type Feature, providersOf } from "../../kernel/feature/feature.js"
 import { credentialsSignIn } from "../../kernel/sign-in/credentials-flow.js"
-import type { CredentialsConfig } from "./types.js"
+import type { CredentialsConfig } from "../../kernel/types/credentials.js"
 
-export type { CredentialsConfig } from "./types.js"
+export type { CredentialsConfig } from "../../kernel/types/credentials.js"
 
 export const credentialsFeature: Feature = {
   id: "credentials",

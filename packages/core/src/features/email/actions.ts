@@ -4,17 +4,17 @@
  * `actions/callback/handlers.ts`. Everything else in `features/email` is request-context free.
  */
 
-import { resolveCallbackUrl } from "../../kernel/callback-url.js"
-import { actionUrl, pageUrl, type RequestContext } from "../../kernel/context.js"
 import { ensureCsrfToken } from "../../kernel/csrf/ensure.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
-import { MethodNotAllowed } from "../../kernel/errors.js"
+import { MethodNotAllowed } from "../../kernel/errors/errors.js"
+import { resolveCallbackUrl } from "../../kernel/http/callback-url.js"
+import { actionUrl, pageUrl, type RequestContext } from "../../kernel/http/context.js"
 import { type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { defaultClientIp } from "../../kernel/rate-limit/client-ip.js"
-import { toLocation } from "../../kernel/redirect.js"
 import { accountStamp } from "../../kernel/revocation/stamp.js"
 import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
 import type { ProviderConfig } from "../../kernel/types/provider.js"
+import { toLocation } from "../../kernel/urls/redirect.js"
 import type { EmailConfig } from "./config.js"
 import { renderEmailConfirmation } from "./confirm.js"
 import { requestEmailSignIn } from "./request.js"

@@ -4,12 +4,12 @@
  * `Nodemailer` factories, which use it, so that neither factory module imports the other's
  * types back.
  */
-import type { TransportConfig } from "nodemailer"
-import type { SignInRateLimitOptions } from "../../kernel/rate-limit/options.js"
-import type { RateLimitRule } from "../../kernel/rate-limit/store.js"
+import type { EmailServer } from "../../kernel/mail/server.js"
 import type { Awaitable } from "../../kernel/types/awaitable.js"
 import type { Theme } from "../../kernel/types/pages.js"
 import type { CommonProviderOptions } from "../../kernel/types/provider.js"
+import type { SignInRateLimitOptions } from "../../kernel/types/rate-limit-options.js"
+import type { RateLimitRule } from "../../kernel/types/store.js"
 
 /** What `sendVerificationRequest` gets: everything needed to write and send one mail. */
 export interface SendVerificationRequestParams {
@@ -40,8 +40,7 @@ export interface EmailRateLimitOptions extends SignInRateLimitOptions {
   perIp?: RateLimitRule | false
 }
 
-/** Mail transport: an SMTP URL (`smtp://user:pass@host:587`, `smtps://…`) or nodemailer options. */
-export type EmailServer = string | TransportConfig
+export type { EmailServer }
 
 /** An email provider with every default filled in, as the core uses it. */
 export interface EmailConfig extends CommonProviderOptions {

@@ -5,8 +5,8 @@
  * (pain point 7: links pre-opened by mail scanners stay valid).
  */
 
-import { MAX_EMAIL_LENGTH } from "../../kernel/address.js"
-import { Verification } from "../../kernel/errors.js"
+import { Verification } from "../../kernel/errors/errors.js"
+import { MAX_EMAIL_LENGTH } from "../../kernel/mail/address.js"
 import type { PageResponse } from "../../kernel/pages/layout.js"
 import type { Theme } from "../../kernel/types/pages.js"
 import { renderEmailConfirmPage } from "./confirm-page.js"

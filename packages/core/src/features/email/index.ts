@@ -7,8 +7,8 @@
  * page and the sign-in), the adapter methods it needs. The links are the kernel's mailed grants
  * (`kernel/grants/link.ts`), bound to the account's state.
  */
-import { MissingAdapter } from "../../kernel/errors.js"
-import type { Feature } from "../../kernel/feature.js"
+import { MissingAdapter } from "../../kernel/errors/errors.js"
+import type { Feature } from "../../kernel/feature/feature.js"
 import { emailCallback, emailSignIn } from "./actions.js"
 
 const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const

@@ -12,11 +12,12 @@
  *   who already has up to 5 working links in their inbox, loses nothing.
  */
 
-import type { StoreError } from "../../kernel/errors.js"
+import type { StoreError } from "../../kernel/errors/errors.js"
+import { mailboxOf } from "../../kernel/mail/address.js"
 import { clientIpKey } from "../../kernel/rate-limit/client-ip.js"
 import { countAttempt } from "../../kernel/rate-limit/count-attempt.js"
 import { defaultStore } from "../../kernel/rate-limit/memory-store.js"
-import type { RateLimitRule, RateLimitStore } from "../../kernel/rate-limit/store.js"
+import type { RateLimitRule, RateLimitStore } from "../../kernel/types/store.js"
 import type { EmailRateLimitOptions } from "./config.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -77,21 +78,6 @@ export async function hitIpLimit(
   const key = clientIpKey(ip, options?.ipv6Prefix)
   if (key === undefined) return { allowed: true }
   return hitLimit(options, configStore, "ip", key, options?.perIp ?? DEFAULT_PER_IP)
-}
-
-/**
- * The inbox an address delivers to, as far as we can tell without asking its provider:
- * `Carol+News@Example.com` → `carol@example.com`. Subaddress (`+tag`) delivery is near
- * universal, so each tag would otherwise be a fresh counter into the same inbox.
- */
-export function mailboxOf(address: string): string {
-  const email = address.normalize("NFKC").toLowerCase()
-  const at = email.lastIndexOf("@")
-  if (at <= 0) return email
-  const local = email.slice(0, at)
-  const plus = local.indexOf("+")
-  // `+tag@…` with nothing before the `+` is a mailbox of its own, not a tag.
-  return plus > 0 ? `${local.slice(0, plus)}${email.slice(at)}` : email
 }
 
 /** Counts one mail to `identifier`'s mailbox (see {@link mailboxOf}). */

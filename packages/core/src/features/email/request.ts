@@ -7,21 +7,22 @@
  * verify-request page, whether or not a user exists, whether or not the per-address limit
  * held the mail back, and whether or not the mail server accepted that mailbox.
  */
-import type { Adapter, AdapterUser } from "../../kernel/adapters.js"
-import { normalizeIdentifier as defaultNormalizeIdentifier } from "../../kernel/address.js"
+
+import type { CallbacksOptions } from "../../kernel/config/auth-config.js"
 import {
   AccessDenied,
   AuthError,
   EmailSignInError,
   MissingAdapterMethods,
   RateLimited,
-} from "../../kernel/errors.js"
+} from "../../kernel/errors/errors.js"
 import { mintLinkGrant } from "../../kernel/grants/link.js"
 import { emailSecrets } from "../../kernel/grants/link-secrets.js"
-import type { RateLimitStore } from "../../kernel/rate-limit/store.js"
-import type { CallbacksOptions } from "../../kernel/types/config.js"
+import { normalizeIdentifier as defaultNormalizeIdentifier } from "../../kernel/mail/address.js"
+import type { Adapter, AdapterUser } from "../../kernel/types/adapters.js"
 import type { Theme } from "../../kernel/types/pages.js"
 import type { Account } from "../../kernel/types/records.js"
+import type { RateLimitStore } from "../../kernel/types/store.js"
 import type { EmailConfig, EmailRateLimitOptions } from "./config.js"
 import { hitAddressLimit, hitIpLimit } from "./limits.js"
 

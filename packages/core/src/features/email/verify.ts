@@ -7,13 +7,14 @@
  * `Verification` error: the person's next step is the same (request a new link), and an
  * attacker learns nothing about which check failed.
  */
-import type { Adapter, AdapterUser } from "../../kernel/adapters.js"
-import { MAX_EMAIL_LENGTH } from "../../kernel/address.js"
-import { MissingAdapterMethods, Verification } from "../../kernel/errors.js"
+
+import { MissingAdapterMethods, Verification } from "../../kernel/errors/errors.js"
 import { MAX_LINK_TOKEN_LENGTH, redeemLinkGrant } from "../../kernel/grants/link.js"
 import { emailSecrets } from "../../kernel/grants/link-secrets.js"
-import type { Store } from "../../kernel/rate-limit/store.js"
+import { MAX_EMAIL_LENGTH } from "../../kernel/mail/address.js"
+import type { Adapter, AdapterUser } from "../../kernel/types/adapters.js"
 import type { Account } from "../../kernel/types/records.js"
+import type { Store } from "../../kernel/types/store.js"
 import type { EmailConfig } from "./config.js"
 
 /** Longest token accepted from a request (the default one has 43 characters). */

@@ -4,18 +4,18 @@
  * `actions/callback/handlers.ts`. Everything else in `features/oauth` is request-context free.
  */
 
-import { resolveCallbackUrl } from "../../kernel/callback-url.js"
-import { addCookies, type RequestContext } from "../../kernel/context.js"
-import { InvalidProvider } from "../../kernel/errors.js"
+import { InvalidProvider } from "../../kernel/errors/errors.js"
+import { resolveCallbackUrl } from "../../kernel/http/callback-url.js"
+import { addCookies, type RequestContext } from "../../kernel/http/context.js"
 import { type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
 import type { ProviderConfig } from "../../kernel/types/provider.js"
 import { createAuthorizationRequest } from "./authorization-url.js"
 import { callbackParams, handleOAuthCallback } from "./callback.js"
 import { checkCookieDeletions } from "./checks.js"
+import { resolveOAuthProvider } from "./client/provider.js"
+import type { AnyOAuthProviderConfig } from "./client/provider-config.js"
 import { oauthFlowContext } from "./flow-context.js"
-import { resolveOAuthProvider } from "./provider.js"
-import type { AnyOAuthProviderConfig } from "./provider-config.js"
 import { planRedirect, proxyForwardUrl } from "./redirect-proxy.js"
 
 function asOAuth(provider: ProviderConfig): AnyOAuthProviderConfig {

@@ -7,10 +7,10 @@
 import * as o from "oauth4webapi"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"
 import { createNonce, createPkce, createState } from "./checks.js"
+import { getAuthorizationServer } from "./client/discovery.js"
+import { resolveOAuthProvider } from "./client/provider.js"
+import type { AnyOAuthProviderConfig } from "./client/provider-config.js"
 import type { OAuthFlowContext } from "./context.js"
-import { getAuthorizationServer } from "./discovery.js"
-import { resolveOAuthProvider } from "./provider.js"
-import type { AnyOAuthProviderConfig } from "./provider-config.js"
 import { planRedirect } from "./redirect-proxy.js"
 
 /**

@@ -5,17 +5,21 @@
  * hold no code, token, verifier or secret.
  */
 import * as o from "oauth4webapi"
-import { InvalidCheck, OAuthCallbackError, OAuthProfileParseError } from "../../kernel/errors.js"
+import {
+  InvalidCheck,
+  OAuthCallbackError,
+  OAuthProfileParseError,
+} from "../../kernel/errors/errors.js"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"
 import type { Account, Profile, User } from "../../kernel/types/records.js"
 import { checkCookieDeletions, openCheck } from "./checks.js"
-import { clientAuthentication, clientOf } from "./client-auth.js"
+import { clientAuthentication, clientOf } from "./client/client-auth.js"
+import { getAuthorizationServer } from "./client/discovery.js"
+import { toCallbackError } from "./client/errors.js"
+import { guardedFetch, insecureFor } from "./client/http.js"
+import { type ResolvedOAuthProvider, resolveOAuthProvider } from "./client/provider.js"
+import type { AnyOAuthProviderConfig, TokenSet } from "./client/provider-config.js"
 import type { OAuthFlowContext } from "./context.js"
-import { getAuthorizationServer } from "./discovery.js"
-import { toCallbackError } from "./errors.js"
-import { guardedFetch, insecureFor } from "./http.js"
-import { type ResolvedOAuthProvider, resolveOAuthProvider } from "./provider.js"
-import type { AnyOAuthProviderConfig, TokenSet } from "./provider-config.js"
 import { planRedirect } from "./redirect-proxy.js"
 
 export interface OAuthCallbackInput {

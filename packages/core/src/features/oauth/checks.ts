@@ -9,11 +9,11 @@
 
 import { deletionCookie } from "../../kernel/cookies/serialize.js"
 import { randomBase64Url } from "../../kernel/crypto/random.js"
-import { InvalidCheck, OAuthSessionMismatch } from "../../kernel/errors.js"
+import { InvalidCheck, OAuthSessionMismatch } from "../../kernel/errors/errors.js"
 import { defaultStore } from "../../kernel/rate-limit/memory-store.js"
-import type { Store } from "../../kernel/rate-limit/store.js"
 import { decode, encode } from "../../kernel/token/jwt.js"
 import type { CookieOption, ResponseCookie } from "../../kernel/types/cookies.js"
+import type { Store } from "../../kernel/types/store.js"
 import type { OAuthFlowContext } from "./context.js"
 
 export const CHECK_MAX_AGE = 15 * 60

@@ -3,8 +3,8 @@
  * be driven (and tested) without the rest of the handler.
  */
 
-import type { Store } from "../../kernel/rate-limit/store.js"
 import type { CookiesOptions } from "../../kernel/types/cookies.js"
+import type { Store } from "../../kernel/types/store.js"
 
 export interface OAuthFlowContext {
   /** Every secret, the encrypting one first (the resolved config's `secret`). */

@@ -1,10 +1,10 @@
 /** The `OAuthFlowContext` of a core request (the only place the flow touches core types). */
 
-import { actionUrl, type RequestContext } from "../../kernel/context.js"
+import { actionUrl, type RequestContext } from "../../kernel/http/context.js"
 import { sessionBinding } from "../../kernel/session/binding.js"
 import type { ProviderConfig } from "../../kernel/types/provider.js"
+import type { OAuthProviderConfig } from "./client/provider-config.js"
 import type { OAuthFlowContext } from "./context.js"
-import type { OAuthProviderConfig } from "./provider-config.js"
 
 export async function oauthFlowContext(
   ctx: RequestContext,

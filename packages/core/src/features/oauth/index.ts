@@ -9,13 +9,14 @@
  * `accounts` row, or in the session token without an adapter) and mark a session whose refresh
  * failed.
  */
-import { type AdapterAccount, refreshAdapterMethods } from "../../kernel/adapters.js"
+
 import { envKey } from "../../kernel/config/env.js"
-import { InvalidEndpoints } from "../../kernel/errors.js"
-import { type Feature, providersOf } from "../../kernel/feature.js"
+import { InvalidEndpoints } from "../../kernel/errors/errors.js"
+import { type Feature, providersOf } from "../../kernel/feature/feature.js"
+import { type AdapterAccount, refreshAdapterMethods } from "../../kernel/types/adapters.js"
 import { oauthCallback, oauthSignIn } from "./actions.js"
-import { missingClientCredentials } from "./provider.js"
-import type { AnyOAuthProviderConfig } from "./provider-config.js"
+import { missingClientCredentials } from "./client/provider.js"
+import type { AnyOAuthProviderConfig } from "./client/provider-config.js"
 import { refreshOptionsOf } from "./refresh/options.js"
 import { issueWithinBudget } from "./refresh/session-cookie.js"
 import {

@@ -5,10 +5,10 @@
  * `state` parameter; the proxy forwards only to a URL it recovers from a state it can decrypt,
  * so it cannot be turned into an open redirector.
  */
-import { InvalidCheck } from "../../kernel/errors.js"
+import { InvalidCheck } from "../../kernel/errors/errors.js"
 import { readStateParam } from "./checks.js"
+import type { ResolvedOAuthProvider } from "./client/provider.js"
 import type { OAuthFlowContext } from "./context.js"
-import type { ResolvedOAuthProvider } from "./provider.js"
 
 export interface RedirectPlan {
   /** The `redirect_uri` sent to the provider (and again at the token endpoint). */

@@ -13,14 +13,18 @@ import {
 } from "@simplewebauthn/server"
 import { currentSessionOf } from "../../kernel/account/current-session.js"
 import { assertStepUp } from "../../kernel/account/step-up.js"
-import type { Adapter, AdapterUser } from "../../kernel/adapters.js"
-import { resolveCallbackUrl } from "../../kernel/callback-url.js"
-import { addCookies, type RequestContext } from "../../kernel/context.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
-import { InvalidRequest, MethodNotAllowed, WebAuthnVerificationError } from "../../kernel/errors.js"
+import {
+  InvalidRequest,
+  MethodNotAllowed,
+  WebAuthnVerificationError,
+} from "../../kernel/errors/errors.js"
+import { resolveCallbackUrl } from "../../kernel/http/callback-url.js"
+import { addCookies, type RequestContext } from "../../kernel/http/context.js"
 import type { Outcome } from "../../kernel/http/outcome.js"
 import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
 import { signedInUser } from "../../kernel/sign-in/handle-login.js"
+import type { Adapter, AdapterUser } from "../../kernel/types/adapters.js"
 import type { ProviderConfig } from "../../kernel/types/provider.js"
 import type { Account } from "../../kernel/types/records.js"
 import {

@@ -5,9 +5,9 @@
  * the challenge in the single-use store, so it verifies at most one response.
  */
 
-import type { RequestContext } from "../../kernel/context.js"
 import { deletionCookie } from "../../kernel/cookies/serialize.js"
-import { WebAuthnVerificationError } from "../../kernel/errors.js"
+import { WebAuthnVerificationError } from "../../kernel/errors/errors.js"
+import type { RequestContext } from "../../kernel/http/context.js"
 import { CLOCK_TOLERANCE_SECONDS } from "../../kernel/token/claims.js"
 import { decode, encode } from "../../kernel/token/jwt.js"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"

@@ -7,10 +7,11 @@
  * challenge), `/callback/<id>` (registration and sign-in), the sign-in page's passkey form and
  * its script, the configuration check and the adapter methods it needs.
  */
-import { webAuthnAdapterMethods } from "../../kernel/adapters.js"
-import { actionUrl } from "../../kernel/context.js"
-import { ExperimentalFeatureNotEnabled, MissingAdapter } from "../../kernel/errors.js"
-import { type Feature, providersOf } from "../../kernel/feature.js"
+
+import { ExperimentalFeatureNotEnabled, MissingAdapter } from "../../kernel/errors/errors.js"
+import { type Feature, providersOf } from "../../kernel/feature/feature.js"
+import { actionUrl } from "../../kernel/http/context.js"
+import { webAuthnAdapterMethods } from "../../kernel/types/adapters.js"
 import { webauthnCallback } from "./callback.js"
 import { webauthnOptionsAction } from "./options.js"
 import type { WebAuthnConfig } from "./provider-config.js"

@@ -7,13 +7,14 @@
  * The refusal is the same 429 whatever the address, known or not: it depends only on the
  * caller's own request count. Addresses are hashed before they become store keys.
  */
-import type { RequestContext } from "../../kernel/context.js"
+
 import { sha256Base64Url } from "../../kernel/crypto/digest.js"
+import type { RequestContext } from "../../kernel/http/context.js"
+import { mailboxOf } from "../../kernel/mail/address.js"
 import { requestClientIp } from "../../kernel/rate-limit/client-ip.js"
 import { enforceChecks } from "../../kernel/rate-limit/count-attempt.js"
-import type { PasskeyOptionsRateLimitOptions } from "../../kernel/rate-limit/options.js"
-import type { RateLimitRule } from "../../kernel/rate-limit/store.js"
-import { mailboxOf } from "../email/limits.js"
+import type { PasskeyOptionsRateLimitOptions } from "../../kernel/types/rate-limit-options.js"
+import type { RateLimitRule } from "../../kernel/types/store.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 

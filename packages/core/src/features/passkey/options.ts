@@ -11,7 +11,7 @@
  *   join an existing account: `kernel/account/email-ownership.ts`). Signed in, adding a passkey
  *   is an account change: it needs a recent sign-in, with the second factor when two-factor is
  *   on (`ReauthenticationRequired`, 403), and counts against the user's limit of changes
- *   (`kernel/account/change-limit.ts`).
+ *   (`kernel/config/account-change-limit.ts`).
  * - no `action` (Auth.js's name for "let the server choose"): signed in → 400; else `register`
  *   when an email is given, `authenticate` without one. Unlike Auth.js, the choice never
  *   depends on whether the email has an account: the answer has the same status and shape
@@ -21,16 +21,16 @@
  * (`features/passkey/options-limits.ts`); over a limit the answer is a 429.
  */
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
-import { countAccountChange } from "../../kernel/account/change-limit.js"
 import { currentSessionOf } from "../../kernel/account/current-session.js"
 import { assertStepUp } from "../../kernel/account/step-up.js"
-import type { AdapterUser } from "../../kernel/adapters.js"
-import { normalizeIdentifier } from "../../kernel/address.js"
-import { addCookies, type RequestContext } from "../../kernel/context.js"
-import { EmailSignInError, InvalidRequest, RateLimited } from "../../kernel/errors.js"
+import { countAccountChange } from "../../kernel/config/account-change-limit.js"
+import { EmailSignInError, InvalidRequest, RateLimited } from "../../kernel/errors/errors.js"
+import { addCookies, type RequestContext } from "../../kernel/http/context.js"
 import { json, type Outcome } from "../../kernel/http/outcome.js"
 import { errorBody } from "../../kernel/http/public-error.js"
+import { normalizeIdentifier } from "../../kernel/mail/address.js"
 import { signedInUser } from "../../kernel/sign-in/handle-login.js"
+import type { AdapterUser } from "../../kernel/types/adapters.js"
 import { type CeremonyAction, type RegisteringUser, sealChallenge } from "./challenge-cookie.js"
 import { fromStoredCredentialId, toTransports } from "./credential-id.js"
 import { enforcePasskeyOptionsLimits } from "./options-limits.js"

@@ -22,8 +22,8 @@ import type {
   GenerateAuthenticationOptionsOpts,
   GenerateRegistrationOptionsOpts,
 } from "@simplewebauthn/server"
-import type { PasskeyOptionsRateLimitOptions } from "../../kernel/rate-limit/options.js"
 import type { CommonProviderOptions, CredentialInput } from "../../kernel/types/provider.js"
+import type { PasskeyOptionsRateLimitOptions } from "../../kernel/types/rate-limit-options.js"
 
 /**
  * Who the credentials are for. Each field may list several values (several origins of one app);

@@ -1,8 +1,8 @@
 /** The WebAuthn provider named in the URL, with defaults for raw (factory-less) configs. */
 
 import { requireProvider } from "../../kernel/actions/provider.js"
-import type { RequestContext } from "../../kernel/context.js"
-import { InvalidProvider } from "../../kernel/errors.js"
+import { InvalidProvider } from "../../kernel/errors/errors.js"
+import type { RequestContext } from "../../kernel/http/context.js"
 import {
   DEFAULT_MAX_PASSKEYS_PER_USER,
   DEFAULT_WEBAUTHN_TIMEOUT,

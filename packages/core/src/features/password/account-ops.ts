@@ -22,15 +22,15 @@
 import { requireMethods } from "../../kernel/account/adapter-support.js"
 import { countSignInMethods } from "../../kernel/account/sign-in-methods.js"
 import { secondFactorOf } from "../../kernel/account/step-up.js"
-import { normalizeIdentifier } from "../../kernel/address.js"
-import { defer, type RequestContext } from "../../kernel/context.js"
 import {
   CredentialsSignin,
   InvalidProvider,
   InvalidRequest,
   LastSignInMethod,
-} from "../../kernel/errors.js"
+} from "../../kernel/errors/errors.js"
 import { type KeptSession, moveAccountState } from "../../kernel/grants/account-state.js"
+import { defer, type RequestContext } from "../../kernel/http/context.js"
+import { normalizeIdentifier } from "../../kernel/mail/address.js"
 import { enforceCredentialsLimits } from "../../kernel/rate-limit/credentials-limits.js"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"
 import { findPasswordProvider, type PasswordConfig } from "./config.js"

@@ -22,10 +22,6 @@
 import { claimAddress } from "../../kernel/account/claim.js"
 import { currentSessionOf, keptSession } from "../../kernel/account/current-session.js"
 import { isEmailProven, markVerified } from "../../kernel/account/email-ownership.js"
-import type { AdapterUser } from "../../kernel/adapters.js"
-import { normalizeIdentifier } from "../../kernel/address.js"
-import { resolveCallbackUrl } from "../../kernel/callback-url.js"
-import { actionUrl, addCookies, defer, pageUrl, type RequestContext } from "../../kernel/context.js"
 import { constantTimeEqual } from "../../kernel/crypto/constant-time.js"
 import { ensureCsrfToken } from "../../kernel/csrf/ensure.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
@@ -37,15 +33,25 @@ import {
   MethodNotAllowed,
   UnknownAction,
   Verification,
-} from "../../kernel/errors.js"
-import { emitEvent } from "../../kernel/events.js"
+} from "../../kernel/errors/errors.js"
+import { emitEvent } from "../../kernel/events/emit.js"
 import { moveAccountState } from "../../kernel/grants/account-state.js"
+import { resolveCallbackUrl } from "../../kernel/http/callback-url.js"
+import {
+  actionUrl,
+  addCookies,
+  defer,
+  pageUrl,
+  type RequestContext,
+} from "../../kernel/http/context.js"
 import { errorOutcome } from "../../kernel/http/error-outcome.js"
 import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { publicError } from "../../kernel/http/public-error.js"
+import { normalizeIdentifier } from "../../kernel/mail/address.js"
 import type { PageResponse } from "../../kernel/pages/layout.js"
 import { sessionContext } from "../../kernel/session/from-request.js"
 import { completeSignIn } from "../../kernel/sign-in/complete-sign-in.js"
+import type { AdapterUser } from "../../kernel/types/adapters.js"
 import { canSendMail, findPasswordProvider, type PasswordConfig } from "./config.js"
 import { consumeLink, type LinkPurpose } from "./links.js"
 import { enforceMailRequestLimit, sendLinkMail } from "./mail.js"

@@ -3,19 +3,20 @@
  * provider is a credentials provider (same sign-in URL, form, limits and session path) whose
  * `passwordAccount` field carries what the core needs to run the whole account itself.
  */
-import { type Adapter, passwordAdapterMethods } from "../../kernel/adapters.js"
+
 import {
   type AuthError,
   InvalidParameter,
   MissingAdapter,
   MissingAdapterMethods,
-} from "../../kernel/errors.js"
-import type { RateLimitRule } from "../../kernel/rate-limit/store.js"
+} from "../../kernel/errors/errors.js"
+import type { EmailServer } from "../../kernel/mail/server.js"
+import { type Adapter, passwordAdapterMethods } from "../../kernel/types/adapters.js"
 import type { Awaitable } from "../../kernel/types/awaitable.js"
+import type { CredentialsConfig } from "../../kernel/types/credentials.js"
 import type { Theme } from "../../kernel/types/pages.js"
 import type { ProviderConfig } from "../../kernel/types/provider.js"
-import type { CredentialsConfig } from "../credentials/types.js"
-import type { EmailServer } from "../email/config.js"
+import type { RateLimitRule } from "../../kernel/types/store.js"
 import type { PasswordHasher } from "./hash.js"
 import type { ResolvedPolicy } from "./policy.js"
 

@@ -43,7 +43,7 @@
 
 import { constantTimeEqual } from "../../kernel/crypto/constant-time.js"
 import { randomBytes } from "../../kernel/crypto/random.js"
-import { InvalidParameter } from "../../kernel/errors.js"
+import { InvalidParameter } from "../../kernel/errors/errors.js"
 
 /** Makes and checks password hashes. Inject your own through `Password({ hasher })`. */
 export interface PasswordHasher {

@@ -8,8 +8,9 @@
  * "send the link again", the configuration check, the account API's `password` section and
  * changes, and the password as a way in (the last-method rule).
  */
-import { actionUrl } from "../../kernel/context.js"
-import { type Feature, providersOf } from "../../kernel/feature.js"
+
+import { type Feature, providersOf } from "../../kernel/feature/feature.js"
+import { actionUrl } from "../../kernel/http/context.js"
 import { credentialsSignIn } from "../../kernel/sign-in/credentials-flow.js"
 import {
   PASSWORD_ACCOUNT_OPS,

@@ -10,7 +10,7 @@
  * normaliser refuses `:`). A verification link is bound to the browser that signed up too
  * (`sign-up-browser.ts`).
  */
-import { Verification } from "../../kernel/errors.js"
+import { Verification } from "../../kernel/errors/errors.js"
 import { type LinkGrantKeys, mintLinkGrant, redeemLinkGrant } from "../../kernel/grants/link.js"
 import type { LinkGrantPurpose } from "../../kernel/grants/purposes.js"
 

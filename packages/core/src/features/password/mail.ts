@@ -10,12 +10,12 @@
  * times ({@link RETRY_DELAYS_MS}) before it is given up and logged.
  */
 
-import type { RequestContext } from "../../kernel/context.js"
 import { sha256Base64Url } from "../../kernel/crypto/digest.js"
-import { EmailSignInError, InvalidParameter } from "../../kernel/errors.js"
+import { EmailSignInError, InvalidParameter } from "../../kernel/errors/errors.js"
+import type { RequestContext } from "../../kernel/http/context.js"
 import { requestClientIp } from "../../kernel/rate-limit/client-ip.js"
 import { countAttempt, enforceChecks } from "../../kernel/rate-limit/count-attempt.js"
-import type { RateLimitRule } from "../../kernel/rate-limit/store.js"
+import type { RateLimitRule } from "../../kernel/types/store.js"
 import type { PasswordConfig, PasswordMailPurpose } from "./config.js"
 import { type LinkBinding, type LinkPurpose, mintLink } from "./links.js"
 import { passwordMessage } from "./messages.js"

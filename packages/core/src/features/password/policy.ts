@@ -11,7 +11,7 @@
  * - The common-password list is `@zxcvbn-ts/language-common`'s (about 49,000 passwords from
  *   leaks), loaded on first use so it does not slow a cold start.
  */
-import { PasswordRejected } from "../../kernel/errors.js"
+import { PasswordRejected } from "../../kernel/errors/errors.js"
 import type { Awaitable } from "../../kernel/types/awaitable.js"
 
 export interface PasswordPolicyOptions {

@@ -15,10 +15,10 @@
  */
 
 import { isEmailProven } from "../../kernel/account/email-ownership.js"
-import type { AdapterUser } from "../../kernel/adapters.js"
-import { normalizeIdentifier } from "../../kernel/address.js"
-import type { RequestContext } from "../../kernel/context.js"
-import { CredentialsSignin, EmailSignInError, EmailUnverified } from "../../kernel/errors.js"
+import { CredentialsSignin, EmailSignInError, EmailUnverified } from "../../kernel/errors/errors.js"
+import type { RequestContext } from "../../kernel/http/context.js"
+import { normalizeIdentifier } from "../../kernel/mail/address.js"
+import type { AdapterUser } from "../../kernel/types/adapters.js"
 import type { PasswordConfig } from "./config.js"
 import type { PasswordHasher } from "./hash.js"
 import { typedPassword, verifyPassword } from "./verify.js"

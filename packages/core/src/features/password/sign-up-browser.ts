@@ -6,9 +6,10 @@
  * it is a proof of the mailbox from elsewhere, which must not keep the password somebody else
  * chose for the address: the person sets their own, and the row is claimed.
  */
-import type { RequestContext } from "../../kernel/context.js"
+
 import { sha256Base64Url } from "../../kernel/crypto/digest.js"
 import { randomBase64Url } from "../../kernel/crypto/random.js"
+import type { RequestContext } from "../../kernel/http/context.js"
 import type { ResponseCookie } from "../../kernel/types/cookies.js"
 
 const BASE_NAME = "latchkey.sign-up"

@@ -1,7 +1,8 @@
 /** URLs and link keys of the password flows, shared by the actions and the account changes. */
-import { actionUrl, type RequestContext } from "../../kernel/context.js"
+
 import { linkGrantKeys } from "../../kernel/grants/link.js"
 import { emailSecrets } from "../../kernel/grants/link-secrets.js"
+import { actionUrl, type RequestContext } from "../../kernel/http/context.js"
 import type { PasswordConfig } from "./config.js"
 import type { LinkKeys } from "./links.js"
 

@@ -1,7 +1,7 @@
 /** The `twoFactor` option, resolved and checked once per config. */
 
 import { type ResolvedConfig, settingsOf } from "../../kernel/config/resolve.js"
-import { type AuthError, InvalidParameter } from "../../kernel/errors.js"
+import { type AuthError, InvalidParameter } from "../../kernel/errors/errors.js"
 import type { TwoFactorOptions, TwoFactorRateLimitRule } from "./types.js"
 
 export const DEFAULT_TWO_FACTOR_RATE_LIMIT: Readonly<TwoFactorRateLimitRule> = Object.freeze({

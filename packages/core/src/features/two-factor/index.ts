@@ -7,9 +7,10 @@
  * first factor where a code or an enrollment becomes due (`afterFirstFactor`), and the second
  * factor other features ask for (removing a password with a code instead of the password).
  */
-import { twoFactorAdapterMethods } from "../../kernel/adapters.js"
-import { MissingAdapter, MissingAdapterMethods } from "../../kernel/errors.js"
-import type { Feature } from "../../kernel/feature.js"
+
+import { MissingAdapter, MissingAdapterMethods } from "../../kernel/errors/errors.js"
+import type { Feature } from "../../kernel/feature/feature.js"
+import { twoFactorAdapterMethods } from "../../kernel/types/adapters.js"
 import { checkTwoFactor, resolveTwoFactor } from "./config.js"
 import { twoFactorGet, twoFactorPost } from "./routes.js"
 import { isEnabledFor, twoFactorContext, verifySecondFactor } from "./service.js"

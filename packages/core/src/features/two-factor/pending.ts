@@ -9,18 +9,18 @@
  * when the sign-in completes, so a copy of the cookie cannot complete a second one.
  */
 
-import type { RequestContext } from "../../kernel/context.js"
+import type { CookieOption, ResponseCookie } from "../../kernel/config/auth-config.js"
 import {
   clearSessionCookies,
   presentSessionCookieNames,
   writeSessionCookies,
 } from "../../kernel/cookies/session-store.js"
-import { TwoFactorSignInExpired } from "../../kernel/errors.js"
+import { TwoFactorSignInExpired } from "../../kernel/errors/errors.js"
 import { openGrant, type SealedGrantClaims, sealGrant } from "../../kernel/grants/sealed.js"
+import type { RequestContext } from "../../kernel/http/context.js"
 import { CLOCK_TOLERANCE_SECONDS } from "../../kernel/token/claims.js"
 import type { JWT } from "../../kernel/token/jwt.js"
 import { sessionCookieCandidates } from "../../kernel/token/read-request.js"
-import type { CookieOption, ResponseCookie } from "../../kernel/types/config.js"
 import { twoFactorSettings } from "./config.js"
 
 export const PENDING_COOKIE_BASE_NAME = "latchkey.two-factor"

@@ -9,7 +9,7 @@
  *                               recovery codes (page, or JSON `{ recoveryCodes, url }`)
  *
  * Settings (signed in; JSON; every POST needs the CSRF token and a recent sign-in, and counts
- * against the user's limit of account changes, `kernel/account/change-limit.ts`):
+ * against the user's limit of account changes, `kernel/config/account-change-limit.ts`):
  * - `GET  /two-factor/status`     → `TwoFactorStatus`
  * - `POST /two-factor/enroll`     → `{ uri, qrSvg, secret }`
  * - `POST /two-factor/confirm`    `{ code }` → `{ recoveryCodes }`
@@ -17,7 +17,6 @@
  * - `POST /two-factor/regenerate` → `{ recoveryCodes }`       (recent sign-in with a second factor)
  */
 
-import { countAccountChange } from "../../kernel/account/change-limit.js"
 import {
   currentSession,
   keptSession,
@@ -25,7 +24,7 @@ import {
 } from "../../kernel/account/current-session.js"
 import { assertRecentAuth } from "../../kernel/account/recent-auth.js"
 import { SECOND_FACTOR } from "../../kernel/account/step-up.js"
-import { actionUrl, addCookies, pageUrl, type RequestContext } from "../../kernel/context.js"
+import { countAccountChange } from "../../kernel/config/account-change-limit.js"
 import { ensureCsrfToken } from "../../kernel/csrf/ensure.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
 import {
@@ -36,8 +35,9 @@ import {
   SessionRequired,
   TwoFactorStateError,
   UnknownAction,
-} from "../../kernel/errors.js"
+} from "../../kernel/errors/errors.js"
 import { moveAccountState, type StateMove } from "../../kernel/grants/account-state.js"
+import { actionUrl, addCookies, pageUrl, type RequestContext } from "../../kernel/http/context.js"
 import { errorOutcome } from "../../kernel/http/error-outcome.js"
 import { json, type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { publicError } from "../../kernel/http/public-error.js"

@@ -6,7 +6,7 @@
  * sharing Redis share the limit), and an accepted TOTP code consumes its time step in the
  * store (so two instances cannot both accept the same code).
  */
-import type { Adapter } from "../../kernel/adapters.js"
+
 import type { ResolvedConfig } from "../../kernel/config/resolve.js"
 import { sha256Base64Url } from "../../kernel/crypto/digest.js"
 import {
@@ -15,8 +15,9 @@ import {
   MissingAdapterMethods,
   RateLimited,
   TwoFactorStateError,
-} from "../../kernel/errors.js"
+} from "../../kernel/errors/errors.js"
 import { countAttempt } from "../../kernel/rate-limit/count-attempt.js"
+import type { Adapter } from "../../kernel/types/adapters.js"
 import { type ResolvedTwoFactor, twoFactorSettings } from "./config.js"
 import { hashRecoveryCode, newRecoveryCodes, normalizeRecoveryCode } from "./recovery-codes.js"
 import { openTotpSecret, sealTotpSecret } from "./secret-at-rest.js"

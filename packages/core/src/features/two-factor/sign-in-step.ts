@@ -4,8 +4,9 @@
  * enrolled) or nothing (then the kernel issues the session at once); when one is due, no
  * session yet, only the sealed pending state, then the code page.
  */
-import { addCookies, type RequestContext } from "../../kernel/context.js"
-import type { VerifiedSignIn } from "../../kernel/feature.js"
+
+import type { VerifiedSignIn } from "../../kernel/feature/feature.js"
+import { addCookies, type RequestContext } from "../../kernel/http/context.js"
 import { type Outcome, redirect } from "../../kernel/http/outcome.js"
 import {
   defaultTokenOf,

@@ -43,7 +43,7 @@ export interface TwoFactorOptions {
   onEvent?: (event: TwoFactorEvent) => Awaitable<void>
 }
 
-export type { AdapterTwoFactor } from "../../kernel/adapters.js"
+export type { AdapterTwoFactor } from "../../kernel/types/adapters.js"
 
 /** What `GET {basePath}/two-factor/status` answers for the signed-in user. */
 export interface TwoFactorStatus {
@@ -70,4 +70,5 @@ export interface TwoFactorEnrollment {
  * The `twoFactor` key of the configuration: `TwoFactor({ … })` (which brings the feature), or
  * the plain options where the Qwik bindings load the feature for them.
  */
-export type TwoFactorConfig = TwoFactorOptions & import("../../kernel/feature.js").CarriesFeature
+export type TwoFactorConfig = TwoFactorOptions &
+  import("../../kernel/feature/feature.js").CarriesFeature

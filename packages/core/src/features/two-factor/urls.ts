@@ -1,5 +1,5 @@
 /** Where the second-factor page is: `pages.twoFactor`, else the built-in one. */
-import { actionUrl, type RequestContext } from "../../kernel/context.js"
+import { actionUrl, type RequestContext } from "../../kernel/http/context.js"
 
 export function twoFactorPageUrl(
   ctx: Pick<RequestContext, "origin" | "config">,

@@ -10,10 +10,10 @@
 
 import { hasMethods, requireMethods } from "../account/adapter-support.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import { AccountItemNotFound, NotSupportedByAdapter } from "../errors.js"
+import { AccountItemNotFound, NotSupportedByAdapter } from "../errors/errors.js"
 import { type KeptSession, moveAccountState } from "../grants/account-state.js"
 import { revocationBackend, tokenLifetime } from "../revocation/index.js"
-import { nowSeconds } from "../time.js"
+import { nowSeconds } from "../runtime/time.js"
 
 export interface DeviceSession {
   /** Public id: the `sid` of a JWT session, the row id of a database session. */

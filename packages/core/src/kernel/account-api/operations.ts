@@ -7,11 +7,11 @@
 
 import { requireMethods } from "../account/adapter-support.js"
 import { countSignInMethods } from "../account/sign-in-methods.js"
-import type { Adapter } from "../adapters.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import { InvalidProvider, InvalidRequest, LastSignInMethod } from "../errors.js"
-import { type AccountOpInput, type AccountOp as FeatureOp, featuresOf } from "../feature.js"
+import { InvalidProvider, InvalidRequest, LastSignInMethod } from "../errors/errors.js"
+import { type AccountOpInput, type AccountOp as FeatureOp, featuresOf } from "../feature/feature.js"
 import { moveAccountState } from "../grants/account-state.js"
+import type { Adapter } from "../types/adapters.js"
 import type { ResponseCookie } from "../types/cookies.js"
 import {
   jwtSessionsUnsupported,
@@ -97,7 +97,7 @@ export function assertOpSupported(op: AccountOp, config: ResolvedConfig): void {
     requireMethods(config, (answered.needs?.(config) ?? []) as readonly (keyof Adapter)[])
     return
   }
-  const needs: Record<KernelOp, readonly (keyof import("../adapters.js").Adapter)[]> = {
+  const needs: Record<KernelOp, readonly (keyof import("../types/adapters.js").Adapter)[]> = {
     "passkey-rename": ["renameAuthenticator"],
     "passkey-delete": [
       "listAuthenticatorsByUserId",

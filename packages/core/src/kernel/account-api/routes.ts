@@ -11,17 +11,17 @@
  */
 
 import { warnMissingOnce } from "../account/adapter-support.js"
-import { countAccountChange } from "../account/change-limit.js"
 import { currentSession, keptSession } from "../account/current-session.js"
 import { assertStepUp } from "../account/step-up.js"
-import { addCookies, type RequestContext } from "../context.js"
+import { countAccountChange } from "../config/account-change-limit.js"
 import { requireCsrf } from "../csrf/require.js"
-import { AuthError, CallbackRouteError, SessionRequired, UnknownAction } from "../errors.js"
+import { AuthError, CallbackRouteError, SessionRequired, UnknownAction } from "../errors/errors.js"
+import { addCookies, type RequestContext } from "../http/context.js"
 import { errorOutcome } from "../http/error-outcome.js"
 import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../http/outcome.js"
 import { publicError } from "../http/public-error.js"
-import { toLocation } from "../redirect.js"
 import { sessionContext } from "../session/from-request.js"
+import { toLocation } from "../urls/redirect.js"
 import { ACCOUNT_OPS, assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { accountView } from "./view.js"
 

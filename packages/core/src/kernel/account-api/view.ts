@@ -7,10 +7,10 @@ import { hasMethods } from "../account/adapter-support.js"
 import type { AccountUser } from "../account/current-session.js"
 import type { RecentAuthFacts } from "../account/recent-auth.js"
 import { recentAuthVerdict } from "../account/recent-auth.js"
-import type { AdapterAccount, AdapterAuthenticator } from "../adapters.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import { featuresOf } from "../feature.js"
-import { nowSeconds } from "../time.js"
+import { featuresOf } from "../feature/feature.js"
+import { nowSeconds } from "../runtime/time.js"
+import type { AdapterAccount, AdapterAuthenticator } from "../types/adapters.js"
 import { type DeviceSession, listDeviceSessions } from "./device-sessions.js"
 
 export interface AccountView {

@@ -2,9 +2,10 @@
  * Which optional adapter methods each part of the account API needs, the 501 answer when one
  * is missing, and the one warning per config that names every missing method.
  */
-import { type Adapter, accountApiAdapterMethods } from "../adapters.js"
+
 import type { ResolvedConfig } from "../config/resolve.js"
-import { NotSupportedByAdapter } from "../errors.js"
+import { NotSupportedByAdapter } from "../errors/errors.js"
+import { type Adapter, accountApiAdapterMethods } from "../types/adapters.js"
 
 type Method = keyof Adapter
 

@@ -22,16 +22,22 @@
  * 3. the row is marked proven last: a claim that fails half-way leaves it unproven, and the
  *    next proof claims it again.
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
-import type { RequestContext } from "../context.js"
-import { AccountNotLinked, MissingAdapterMethods, OAuthAccountNotLinked } from "../errors.js"
-import { emitEvent } from "../events.js"
+
+import { AccountNotLinked, MissingAdapterMethods, OAuthAccountNotLinked } from "../errors/errors.js"
+import { emitEvent } from "../events/emit.js"
 import { moveAccountState } from "../grants/account-state.js"
+import type { RequestContext } from "../http/context.js"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterUser,
+} from "../types/adapters.js"
 import type { Awaitable } from "../types/awaitable.js"
-import type { ClaimRemoved, ClaimVia } from "./claim-types.js"
+import type { ClaimRemoved, ClaimVia } from "../types/claim.js"
 import { markVerified } from "./email-ownership.js"
 
-export type { AccountClaimedMessage, ClaimProof, ClaimRemoved, ClaimVia } from "./claim-types.js"
+export type { AccountClaimedMessage, ClaimProof, ClaimRemoved, ClaimVia } from "../types/claim.js"
 
 /** Rounds of "end sessions, remove credentials" before a claim that keeps finding new ones gives up. */
 const MAX_ROUNDS = 3

@@ -11,17 +11,18 @@
  * would have let an ordinary read skip it: acting for the user is never done by a session the
  * user ended.
  */
-import type { AdapterUser } from "../adapters.js"
-import type { RequestContext } from "../context.js"
+
+import type { ResponseCookie } from "../config/auth-config.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
 import type { KeptSession } from "../grants/account-state.js"
+import type { RequestContext } from "../http/context.js"
 import { checkRevocation } from "../revocation/index.js"
 import type { SessionContext } from "../session/context.js"
 import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { readSession } from "../session/read.js"
 import type { JWT } from "../token/jwt.js"
-import type { ResponseCookie } from "../types/config.js"
+import type { AdapterUser } from "../types/adapters.js"
 import { isEmailProven } from "./email-ownership.js"
 import { databaseSessionFacts, type RecentAuthFacts } from "./recent-auth.js"
 

@@ -27,10 +27,11 @@
  * What it cannot remove — a password the app keeps itself (`account.hasCredentials`) — makes
  * it refuse, unless the app handles `events.accountClaimed` and clears its own.
  */
-import type { AdapterUser } from "../adapters.js"
-import { isDate } from "../adapters.js"
-import type { RequestContext } from "../context.js"
-import { emitEvent } from "../events.js"
+
+import { emitEvent } from "../events/emit.js"
+import type { RequestContext } from "../http/context.js"
+import type { AdapterUser } from "../types/adapters.js"
+import { isDate } from "../types/adapters.js"
 
 /** Whether the row's email was proved (by an email link or a provider that vouches for it). */
 export function isEmailProven(user: { readonly emailVerified?: Date | null }): boolean {

@@ -8,10 +8,11 @@
  * never recent: re-issuing it does not make it so. A database session of an adapter without the
  * columns (an Auth.js adapter) carries its facts in its token (`session/token-facts.ts`).
  */
-import type { AdapterSession } from "../adapters.js"
-import { ReauthenticationRequired } from "../errors.js"
+
+import { ReauthenticationRequired } from "../errors/errors.js"
+import { nowSeconds } from "../runtime/time.js"
 import { tokenFacts } from "../session/token-facts.js"
-import { nowSeconds } from "../time.js"
+import type { AdapterSession } from "../types/adapters.js"
 
 /** What a session knows about its sign-in. */
 export interface RecentAuthFacts {

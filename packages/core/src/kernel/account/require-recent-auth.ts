@@ -3,10 +3,10 @@
  * app code — read the request's session, then apply the rule to it.
  */
 
+import type { AuthConfig, ResponseCookie } from "../config/auth-config.js"
 import { resolveConfig } from "../config/resolve.js"
-import { SessionRequired } from "../errors.js"
+import { SessionRequired } from "../errors/errors.js"
 import { requestSessionContext } from "../session/get-session.js"
-import type { AuthConfig, ResponseCookie } from "../types/config.js"
 import { currentSession } from "./current-session.js"
 import { assertRecentAuth, type RecentAuthFacts } from "./recent-auth.js"
 

@@ -11,9 +11,10 @@
  *   adapter, with the `Password` provider), except the feature named in `without` (the count of
  *   the others, before removing its way in).
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
+
 import type { ResolvedConfig } from "../config/resolve.js"
-import { featureOf, featuresOf } from "../feature.js"
+import { featureOf, featuresOf } from "../feature/feature.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../types/adapters.js"
 
 export async function countSignInMethods(
   config: ResolvedConfig,

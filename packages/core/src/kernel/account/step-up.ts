@@ -7,7 +7,7 @@
  * no new `auth_time` and no new `amr`.
  */
 import type { ResolvedConfig } from "../config/resolve.js"
-import { featuresOf, type SecondFactor } from "../feature.js"
+import { featuresOf, type SecondFactor } from "../feature/feature.js"
 import type { SignedInSession } from "./current-session.js"
 import { assertRecentAuth, type RecentAuthPolicy } from "./recent-auth.js"
 

@@ -1,7 +1,8 @@
 /** `GET /csrf`: the double-submit token for custom forms and clients. */
-import { addCookies, type RequestContext } from "../context.js"
+
 import { deletionCookie } from "../cookies/serialize.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
+import { addCookies, type RequestContext } from "../http/context.js"
 import { json, NO_CACHE_HEADERS, type Outcome } from "../http/outcome.js"
 
 export async function csrfAction(ctx: RequestContext): Promise<Outcome> {

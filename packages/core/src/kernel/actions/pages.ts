@@ -4,11 +4,11 @@
  * otherwise the built-in page is rendered.
  */
 
-import { resolveCallbackUrl } from "../callback-url.js"
-import { readProcessEnv } from "../config/process-env.js"
-import { actionUrl, pageUrl, type RequestContext } from "../context.js"
 import { ensureCsrfToken } from "../csrf/ensure.js"
-import { featureOf } from "../feature.js"
+import { featureOf } from "../feature/feature.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { actionUrl, pageUrl, type RequestContext } from "../http/context.js"
+import { renderBuiltInErrorPage } from "../http/error-outcome.js"
 import type { Outcome } from "../http/outcome.js"
 import { redirect } from "../http/outcome.js"
 import {
@@ -19,12 +19,12 @@ import {
 import {
   type PageProvider,
   type PageResponse,
-  renderErrorPage,
   renderSignInPage,
   renderSignOutPage,
   renderVerifyRequestPage,
 } from "../pages/index.js"
 import { scriptHash } from "../pages/script-hash.js"
+import { readProcessEnv } from "../runtime/process-env.js"
 
 const html = (page: PageResponse): Outcome => ({
   kind: "html",
@@ -37,20 +37,6 @@ async function scriptedHtml(page: PageResponse): Promise<Outcome> {
   if (!page.scripts || page.scripts.length === 0) return html(page)
   const scriptHashes = await Promise.all(page.scripts.map(scriptHash))
   return { kind: "html", status: page.status, html: page.html, scriptHashes }
-}
-
-export function renderBuiltInErrorPage(
-  ctx: RequestContext,
-  error: string | undefined,
-  retryAfterSeconds?: number,
-): PageResponse {
-  return renderErrorPage({
-    error,
-    signInUrl: actionUrl(ctx, "signin"),
-    homeUrl: ctx.origin,
-    theme: ctx.config.theme,
-    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-  })
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The provider named in the URL, or a 400 `InvalidProvider`. */
 
-import type { RequestContext } from "../context.js"
-import { InvalidProvider } from "../errors.js"
+import { InvalidProvider } from "../errors/errors.js"
+import type { RequestContext } from "../http/context.js"
 import type { ProviderConfig } from "../types/provider.js"
 
 export function requireProvider(ctx: RequestContext): ProviderConfig {

@@ -1,5 +1,5 @@
 /** `GET /providers`: the configured providers and their URLs (no secrets, no cookies). */
-import { actionUrl, type RequestContext } from "../context.js"
+import { actionUrl, type RequestContext } from "../http/context.js"
 import { json, type Outcome } from "../http/outcome.js"
 
 export async function providersAction(ctx: RequestContext): Promise<Outcome> {

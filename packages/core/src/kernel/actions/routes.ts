@@ -6,17 +6,17 @@
  */
 import { getAccountAction, postAccountAction } from "../account-api/routes.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import type { RequestContext } from "../context.js"
-import { InvalidProvider, MethodNotAllowed, UnknownAction } from "../errors.js"
-import { featuresOf, type Handler } from "../feature.js"
+import { InvalidProvider, MethodNotAllowed, UnknownAction } from "../errors/errors.js"
+import { featuresOf, type Handler } from "../feature/feature.js"
 import type { AuthAction } from "../http/actions.js"
+import type { RequestContext } from "../http/context.js"
 import type { Outcome } from "../http/outcome.js"
-import { callbackAction } from "./callback/index.js"
+import { callbackAction } from "./callback.js"
 import { csrfAction } from "./csrf.js"
 import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./pages.js"
 import { providersAction } from "./providers.js"
 import { getSessionAction, updateSessionAction } from "./session.js"
-import { signInAction } from "./signin/index.js"
+import { signInAction } from "./signin.js"
 import { signOutAction } from "./signout.js"
 
 export type { Handler }

@@ -1,6 +1,7 @@
 /** `GET /session` reads, `POST /session` updates (trigger `update`, CSRF-checked). */
-import { addCookies, type RequestContext } from "../context.js"
+
 import { requireCsrf } from "../csrf/require.js"
+import { addCookies, type RequestContext } from "../http/context.js"
 import { json, NO_CACHE_HEADERS, type Outcome } from "../http/outcome.js"
 import { sessionContext } from "../session/from-request.js"
 import { readSession } from "../session/read.js"

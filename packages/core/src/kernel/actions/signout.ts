@@ -4,18 +4,18 @@
  * callback URL. A failure along the way is logged; the cookies are cleared regardless.
  */
 
-import { resolveCallbackUrl } from "../callback-url.js"
-import { addCookies, type RequestContext } from "../context.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
 import { requireCsrf } from "../csrf/require.js"
-import { SignOutError } from "../errors.js"
-import { emitEvent } from "../events.js"
+import { SignOutError } from "../errors/errors.js"
+import { emitEvent } from "../events/emit.js"
 import { endUserSessions } from "../grants/end-sessions.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { addCookies, type RequestContext } from "../http/context.js"
 import { type Outcome, redirect } from "../http/outcome.js"
 import { revocationBackend, tokenLifetime } from "../revocation/index.js"
+import { nowSeconds } from "../runtime/time.js"
 import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
-import { nowSeconds } from "../time.js"
 
 export async function signOutAction(ctx: RequestContext): Promise<Outcome> {
   await requireCsrf(ctx)

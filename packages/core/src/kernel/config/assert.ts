@@ -3,8 +3,6 @@
  * instead of stopping at the first, so one start-up shows the whole list.
  */
 
-import { checkAccountRateLimit } from "../account/change-limit.js"
-import type { Adapter } from "../adapters.js"
 import {
   type AuthError,
   InvalidParameter,
@@ -12,11 +10,13 @@ import {
   MissingAdapter,
   MissingAdapterMethods,
   MissingSecret,
-} from "../errors.js"
+} from "../errors/errors.js"
+import type { WarningCode } from "../errors/warnings.js"
 import { checkIpv6Prefix } from "../rate-limit/client-ip.js"
-import type { AuthConfig } from "../types/config.js"
+import type { Adapter } from "../types/adapters.js"
 import type { ProviderConfig } from "../types/provider.js"
-import type { WarningCode } from "../warnings.js"
+import { checkAccountRateLimit } from "./account-change-limit.js"
+import type { AuthConfig } from "./auth-config.js"
 import type { EnvObject } from "./env.js"
 import { type ConfigFeature, type ConfigReport, featureOf } from "./features.js"
 

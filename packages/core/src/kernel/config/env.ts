@@ -7,13 +7,13 @@
  * the original as it was.
  */
 
-import type { AuthConfig } from "../types/config.js"
+import type { EnvObject } from "../runtime/process-env.js"
 import type { ProviderConfig } from "../types/provider.js"
-import type { EnvObject } from "./process-env.js"
+import type { AuthConfig } from "./auth-config.js"
 
 // Public here (`@latchkey/core/env`); defined below the configuration types so that the token
 // module (`jwt.ts`, which the configuration types name) can read the environment too.
-export { type EnvObject, readProcessEnv } from "./process-env.js"
+export { type EnvObject, readProcessEnv } from "../runtime/process-env.js"
 
 /**
  * A boolean environment value, strictly: `true`/`1`/`yes`/`on` and `false`/`0`/`no`/`off`/``

@@ -1,14 +1,14 @@
 /**
- * The part of a feature that configuration resolution sees (`Feature` in `../feature.ts` is the
+ * The part of a feature that configuration resolution sees (`Feature` in `../feature/feature.ts` is the
  * whole of it): its settings, its checks, the adapter methods it needs, what it keeps per
  * isolate. Apart from the request-time part so that resolving a configuration depends on
  * nothing that depends on a resolved configuration.
  */
-import type { AuthError } from "../errors.js"
-import type { AuthConfig } from "../types/config.js"
+import type { AuthError } from "../errors/errors.js"
+import type { WarningCode } from "../errors/warnings.js"
 import { type CarriesFeature, FEATURE, type FeatureIdentity } from "../types/feature-key.js"
 import type { ProviderConfig } from "../types/provider.js"
-import type { WarningCode } from "../warnings.js"
+import type { AuthConfig } from "./auth-config.js"
 
 /** What the configuration check of a feature reports. */
 export interface ConfigReport {

@@ -10,11 +10,11 @@
  * everywhere).
  */
 
-import type { Logger } from "../logger.js"
+import type { Logger } from "../logger/logger.js"
 import { MemoryStore } from "../rate-limit/memory-store.js"
-import { hasRevocationMethods } from "../revocation/adapter-backend.js"
-import type { AuthConfig } from "../types/config.js"
+import { hasRevocationMethods } from "../types/adapters.js"
 import type { ProviderConfig } from "../types/provider.js"
+import type { AuthConfig } from "./auth-config.js"
 import type { ConfigFeature } from "./features.js"
 
 /** A runtime where one app is served by many isolates, each with its own memory. */

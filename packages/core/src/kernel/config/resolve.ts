@@ -4,7 +4,15 @@
  * config object, so a request pays for none of this; the user's object is never modified.
  */
 
-import type { AccountOptions } from "../account/options.js"
+import { buildCookies } from "../cookies/defaults.js"
+import { generateSessionToken } from "../crypto/random.js"
+import { skipCSRFCheck } from "../csrf/skip.js"
+import { AdapterError, type AuthError, InvalidConfiguration } from "../errors/errors.js"
+import { createLogger, type Logger } from "../logger/logger.js"
+import { defaultStore } from "../rate-limit/memory-store.js"
+import { readProcessEnv } from "../runtime/process-env.js"
+import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../token/jwt.js"
+import type { AccountOptions } from "../types/account-options.js"
 import {
   type Adapter,
   accountApiAdapterMethods,
@@ -12,30 +20,22 @@ import {
   organizationAdapterMethods,
   ownershipAdapterMethods,
   passwordAdapterMethods,
-} from "../adapters.js"
-import { buildCookies } from "../cookies/defaults.js"
-import { generateSessionToken } from "../crypto/random.js"
-import { skipCSRFCheck } from "../csrf/skip.js"
-import { AdapterError, type AuthError, InvalidConfiguration } from "../errors.js"
-import { createLogger, type Logger } from "../logger.js"
-import { defaultStore } from "../rate-limit/memory-store.js"
-import type { Store } from "../rate-limit/store.js"
-import { defaultRedirect } from "../redirect.js"
-import { DEFAULT_MAX_AGE, decode, encode, type JWTOptions } from "../token/jwt.js"
+} from "../types/adapters.js"
+import type { CookiesOptions } from "../types/cookies.js"
+import type { PagesOptions, Theme } from "../types/pages.js"
+import type { ProviderConfig } from "../types/provider.js"
+import type { Store } from "../types/store.js"
+import { defaultRedirect } from "../urls/redirect.js"
+import { assertConfig } from "./assert.js"
 import type {
   AuthConfig,
   CallbacksOptions,
   EventCallbacks,
   SessionRevocationMode,
   SessionStrategy,
-} from "../types/config.js"
-import type { CookiesOptions } from "../types/cookies.js"
-import type { PagesOptions, Theme } from "../types/pages.js"
-import type { ProviderConfig } from "../types/provider.js"
-import { assertConfig } from "./assert.js"
+} from "./auth-config.js"
 import { type ConfigFeature, type ConfigReport, featureOf } from "./features.js"
 import { warnIfPerIsolate } from "./isolate-warning.js"
-import { readProcessEnv } from "./process-env.js"
 
 export const DEFAULT_BASE_PATH = "/auth"
 
@@ -91,7 +91,7 @@ export interface ResolvedConfig {
   readonly store: Store
   /** Every configuration problem at once, or `undefined` when the config is usable. */
   readonly configError: InvalidConfiguration | undefined
-  /** The features the providers and the configuration bring (`feature.ts`), each once. */
+  /** The features the providers and the configuration bring (`kernel/feature/feature.ts`), each once. */
   readonly features: readonly ConfigFeature[]
   /** Each feature's part of the configuration, as its `resolve` read it (`settingsOf`). */
   readonly settings: ReadonlyMap<string, unknown>

@@ -17,7 +17,7 @@
  * cross-site POST by design, and its state check (sealed, single-use, bound to the session that
  * started the flow) is what protects it.
  */
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../http/context.js"
 import { sessionIdentity } from "../session/binding.js"
 import { readCsrfCookie, tokensMatch } from "./double-submit.js"
 

@@ -2,7 +2,7 @@
  * The CSRF token for a page or `GET /csrf`: the cookie's if it verifies for this session, else
  * a new one (after a sign-in or sign-out the session changed, so a new pair is minted).
  */
-import { addCookies, type RequestContext } from "../context.js"
+import { addCookies, type RequestContext } from "../http/context.js"
 import { sessionIdentity } from "../session/binding.js"
 import { createCsrfPair, readCsrfCookie } from "./double-submit.js"
 

@@ -1,7 +1,7 @@
 /** Gate for state-changing POSTs: throws `MissingCSRF` (403) unless `checkCsrf` passes. */
 
-import type { RequestContext } from "../context.js"
-import { MissingCSRF } from "../errors.js"
+import { MissingCSRF } from "../errors/errors.js"
+import type { RequestContext } from "../http/context.js"
 import { checkCsrf } from "./check.js"
 
 const REASONS = {

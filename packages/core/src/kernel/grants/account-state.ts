@@ -9,9 +9,9 @@
 import type { ResolvedConfig } from "../config/resolve.js"
 import { revocationBackend } from "../revocation/index.js"
 import { accountStamp, asStoreError } from "../revocation/stamp.js"
+import { nowSeconds } from "../runtime/time.js"
 import type { SessionContext } from "../session/context.js"
 import { issueDatabaseSession, issueJwtSession } from "../session/issue.js"
-import { nowSeconds } from "../time.js"
 import type { JWT } from "../token/jwt.js"
 import type { ResponseCookie } from "../types/cookies.js"
 

@@ -6,9 +6,9 @@
  * unaffected.
  */
 
+import type { AuthConfig } from "../config/auth-config.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { assertId, usable } from "../revocation/api.js"
-import type { AuthConfig } from "../types/config.js"
 import { moveAccountState } from "./account-state.js"
 
 /** Ends every session of the user signed in until now. Call it after a password change too. */

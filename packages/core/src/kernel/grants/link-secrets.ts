@@ -1,4 +1,4 @@
-import { MissingSecret } from "../errors.js"
+import { MissingSecret } from "../errors/errors.js"
 import { secretList } from "./link-token.js"
 
 /** The secrets for `provider`'s tokens, newest first: its own `secret`, else the config's. */

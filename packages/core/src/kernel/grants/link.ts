@@ -12,11 +12,12 @@
  * Single use twice over: `useVerificationToken` deletes the row it returns in one step, and the
  * store's `consumeOnce` covers adapters whose lookup-and-delete is not atomic.
  */
-import type { Adapter } from "../adapters.js"
+
 import type { ResolvedConfig } from "../config/resolve.js"
-import { MissingAdapterMethods, Verification } from "../errors.js"
-import type { Store } from "../rate-limit/store.js"
+import { MissingAdapterMethods, Verification } from "../errors/errors.js"
 import { accountStamp } from "../revocation/stamp.js"
+import type { Adapter } from "../types/adapters.js"
+import type { Store } from "../types/store.js"
 import {
   generateVerificationToken,
   hashVerificationToken,

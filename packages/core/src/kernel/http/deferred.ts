@@ -9,8 +9,8 @@
  * passes), the work is handed to it; on Node it simply runs on. `flushDeferred()` waits for
  * whatever is still running, for tests and a development mailbox.
  */
-import { AuthError, CallbackRouteError } from "../errors.js"
-import type { Logger } from "../logger.js"
+import { AuthError, CallbackRouteError } from "../errors/errors.js"
+import type { Logger } from "../logger/logger.js"
 
 /** One piece of work for after the response; a failure is logged, never thrown. */
 export type DeferredTask = () => Promise<void>

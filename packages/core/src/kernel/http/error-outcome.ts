@@ -6,9 +6,9 @@
  * computed so far are kept by the caller.
  */
 
-import { renderBuiltInErrorPage } from "../actions/pages.js"
-import { pageUrl, type RequestContext } from "../context.js"
-import { AuthError, CallbackRouteError, StoreError } from "../errors.js"
+import { AuthError, CallbackRouteError, StoreError } from "../errors/errors.js"
+import { type PageResponse, renderErrorPage } from "../pages/index.js"
+import { actionUrl, pageUrl, type RequestContext } from "./context.js"
 import { json, type Outcome } from "./outcome.js"
 import { errorBody, publicError } from "./public-error.js"
 import { retryAfterHeader, retryAfterOf } from "./retry-after.js"
@@ -33,6 +33,21 @@ const JSON_STATUS_BY_TYPE: Record<string, number> = {
 }
 
 const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options", "account"])
+
+/** The built-in error page for `error`, linking back to sign-in. */
+export function renderBuiltInErrorPage(
+  ctx: RequestContext,
+  error: string | undefined,
+  retryAfterSeconds?: number,
+): PageResponse {
+  return renderErrorPage({
+    error,
+    signInUrl: actionUrl(ctx, "signin"),
+    homeUrl: ctx.origin,
+    theme: ctx.config.theme,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  })
+}
 
 export function errorOutcome(ctx: RequestContext, thrown: unknown): Outcome {
   const error = classify(thrown)

@@ -5,7 +5,7 @@
  */
 
 import { parseCookieHeader } from "../cookies/serialize.js"
-import { InvalidRequest, UnknownAction } from "../errors.js"
+import { InvalidRequest, UnknownAction } from "../errors/errors.js"
 import { ACTIONS_WITH_PROVIDER, type AuthAction, isAuthAction } from "./actions.js"
 
 /** Auth bodies are a handful of fields; 64 KiB leaves room and bounds memory per request. */

@@ -3,7 +3,7 @@
  * messages written by the request-handling layer itself are passed through; anything else
  * (callback, adapter or provider errors, which may quote secrets) gets a fixed text.
  */
-import { AuthError, CredentialsSignin, isClientError } from "../errors.js"
+import { AuthError, CredentialsSignin, isClientError } from "../errors/errors.js"
 
 /** Types whose messages are composed by this layer from fixed text and never carry secrets. */
 const OWN_MESSAGE_TYPES = new Set([

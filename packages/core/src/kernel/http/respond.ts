@@ -5,8 +5,8 @@
  */
 
 import { serializeCookie } from "../cookies/serialize.js"
-import { toLocation } from "../redirect.js"
 import type { ResponseCookie } from "../types/cookies.js"
+import { toLocation } from "../urls/redirect.js"
 import type { Outcome } from "./outcome.js"
 
 export interface RespondInput {

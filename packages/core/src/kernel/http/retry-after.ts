@@ -3,7 +3,7 @@
  * seconds) and a store that cannot answer (a short fixed wait). The page flow carries the
  * seconds to the error page as `retryAfter=`, so the page a person lands on has the header too.
  */
-import { type AuthError, StoreError } from "../errors.js"
+import { type AuthError, StoreError } from "../errors/errors.js"
 
 /** What a client is told to wait while the store cannot answer: long enough to reconnect. */
 export const STORE_OUTAGE_RETRY_AFTER_SECONDS = 30

@@ -8,7 +8,7 @@
  * name when it is a plain identifier: never the API key, the message (it holds the sign-in
  * link) or the API's free-text answer (it may quote the address).
  */
-import { EmailSignInError } from "../errors.js"
+import { EmailSignInError } from "../errors/errors.js"
 
 /** One mail: the recipient, and the subject and bodies the core's templates wrote. */
 export interface MailMessage {

@@ -1,4 +1,4 @@
-import type { ErrorType } from "../errors.js"
+import type { ErrorType } from "../errors/errors.js"
 
 /**
  * What a person reads for each `?error=` value. Messages are looked up, never built from the

@@ -20,8 +20,8 @@
  * An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, from a dual-stack socket) is its IPv4
  * address: otherwise every IPv4 client would share the one /64 of `::ffff:0:0`.
  */
-import { type AuthError, InvalidParameter } from "../errors.js"
-import type { Logger } from "../logger.js"
+import { type AuthError, InvalidParameter } from "../errors/errors.js"
+import type { Logger } from "../logger/logger.js"
 
 /** IPv6 clients are counted per /64 unless the limit says otherwise. */
 export const DEFAULT_IPV6_PREFIX = 64

@@ -5,9 +5,9 @@
  * unlimited password-guessing window. The refusal is the `StoreError` itself, not
  * `RateLimited`: the person made one attempt, and is told sign-in is unavailable for now (503).
  */
-import { RateLimited, StoreError } from "../errors.js"
-import type { Logger } from "../logger.js"
-import type { HitOptions, RateLimitRule, RateLimitStore } from "./store.js"
+import { RateLimited, StoreError } from "../errors/errors.js"
+import type { Logger } from "../logger/logger.js"
+import type { HitOptions, RateLimitRule, RateLimitStore } from "../types/store.js"
 
 /** `unavailable`: the store failed and the limit failed open (failing closed throws instead). */
 export type AttemptVerdict =

@@ -15,15 +15,15 @@
  * become store keys, so a shared Redis holds no addresses.
  */
 
-import { foldIdentifier } from "../address.js"
-import type { RequestContext } from "../context.js"
 import { sha256Base64Url } from "../crypto/digest.js"
-import { InvalidRequest } from "../errors.js"
+import { InvalidRequest } from "../errors/errors.js"
+import type { RequestContext } from "../http/context.js"
+import { foldIdentifier } from "../mail/address.js"
 import type { CredentialInput } from "../types/provider.js"
+import type { CredentialsRateLimitOptions } from "../types/rate-limit-options.js"
+import type { RateLimitRule, Store } from "../types/store.js"
 import { requestClientIp } from "./client-ip.js"
 import { enforceChecks } from "./count-attempt.js"
-import type { CredentialsRateLimitOptions } from "./options.js"
-import type { RateLimitRule, Store } from "./store.js"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
 

@@ -1,6 +1,6 @@
 /** Argument checks every store shares, so each implementation refuses the same inputs. */
-import { InvalidParameter } from "../errors.js"
-import type { MapBound } from "./store.js"
+import { InvalidParameter } from "../errors/errors.js"
+import type { MapBound } from "../types/store.js"
 
 const encoder = new TextEncoder()
 

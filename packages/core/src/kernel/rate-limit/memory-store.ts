@@ -29,9 +29,9 @@
  * Every method is synchronous on purpose: read-modify-write with no `await` in between is
  * atomic in JavaScript.
  */
-import { StoreFull } from "../errors.js"
+import { StoreFull } from "../errors/errors.js"
+import type { HitOptions, MapBound, RateLimitResult, Store } from "../types/store.js"
 import { assertMapBound, assertStoreValue, assertTtl } from "./limits.js"
-import type { HitOptions, MapBound, RateLimitResult, Store } from "./store.js"
 
 /** One field of a map: its own expiry, and its rank for a bounded write. */
 interface MapField {

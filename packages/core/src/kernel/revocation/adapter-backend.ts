@@ -3,17 +3,8 @@
  * (`@latchkey/adapter-postgres` and the in-memory adapter have them). No Redis needed; a
  * strict read costs one query (`getSessionRevocation`).
  */
-import { type Adapter, revocationAdapterMethods } from "../adapters.js"
+import type { RevocationAdapter } from "../types/adapters.js"
 import type { RevocationBackend, SessionRecord } from "./backend.js"
-
-type RevocationAdapter = Required<Pick<Adapter, (typeof revocationAdapterMethods)[number]>>
-
-export function hasRevocationMethods(adapter: Adapter | undefined): adapter is RevocationAdapter {
-  return (
-    adapter !== undefined &&
-    revocationAdapterMethods.every((name) => typeof adapter[name] === "function")
-  )
-}
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
 

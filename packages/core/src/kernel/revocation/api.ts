@@ -4,10 +4,10 @@
  * `revokeUserSessions` (kernel/grants/end-sessions.ts): it moves the account's state.
  */
 
+import type { AuthConfig } from "../config/auth-config.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
-import { InvalidParameter } from "../errors.js"
-import { nowSeconds } from "../time.js"
-import type { AuthConfig } from "../types/config.js"
+import { InvalidParameter } from "../errors/errors.js"
+import { nowSeconds } from "../runtime/time.js"
 import type { SessionRecord } from "./backend.js"
 import { revocationBackend, tokenLifetime } from "./index.js"
 

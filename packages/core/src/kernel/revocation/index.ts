@@ -10,12 +10,13 @@
  */
 
 import type { ResolvedConfig } from "../config/resolve.js"
-import type { StoreError } from "../errors.js"
-import type { Logger } from "../logger.js"
+import type { StoreError } from "../errors/errors.js"
+import type { Logger } from "../logger/logger.js"
 import { isDefaultStore } from "../rate-limit/memory-store.js"
-import { nowSeconds } from "../time.js"
+import { nowSeconds } from "../runtime/time.js"
 import type { JWT } from "../token/jwt.js"
-import { adapterRevocation, hasRevocationMethods } from "./adapter-backend.js"
+import { hasRevocationMethods } from "../types/adapters.js"
+import { adapterRevocation } from "./adapter-backend.js"
 import type { RevocationBackend, RevocationVerdict } from "./backend.js"
 import { storeRevocation } from "./store-backend.js"
 import { asStoreError } from "./store-error.js"

@@ -7,8 +7,9 @@
  * (`mapSet`: the memory store, Redis): each sign-in writes its own field in one atomic step,
  * so two sign-ins at the same instant are both listed.
  */
-import type { Store } from "../rate-limit/store.js"
-import { nowSeconds } from "../time.js"
+
+import { nowSeconds } from "../runtime/time.js"
+import type { Store } from "../types/store.js"
 import type { RevocationBackend, RevocationVerdict, SessionRecord } from "./backend.js"
 
 /** Most sessions listed per user (the newest sign-ins), unless `session.maxListedSessions` says. */

@@ -1,4 +1,4 @@
-import { StoreError } from "../errors.js"
+import { StoreError } from "../errors/errors.js"
 
 /** Any failure of the revocation backend, as the `StoreError` the caller handles. */
 export function asStoreError(cause: unknown): StoreError {

@@ -9,8 +9,9 @@
  * - Database sessions: the session token in the cookie.
  * - Signed out, or a cookie that does not decode: `""`.
  */
-import type { RequestContext } from "../context.js"
+
 import { sha256Base64Url } from "../crypto/digest.js"
+import type { RequestContext } from "../http/context.js"
 import { sessionContext } from "./from-request.js"
 import { decodeSessionCookie } from "./jwt-session.js"
 

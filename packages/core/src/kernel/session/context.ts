@@ -2,7 +2,7 @@
  * `getSession` can run without routing, body parsing or CSRF. */
 
 import type { ResolvedConfig } from "../config/resolve.js"
-import type { Logger } from "../logger.js"
+import type { Logger } from "../logger/logger.js"
 import type { CookiesOptions, ResponseCookie } from "../types/cookies.js"
 import type { Session } from "../types/records.js"
 

@@ -3,12 +3,13 @@
  * slides (`updateSession` + a refreshed cookie) at most once per `updateAge`, so a read inside
  * it writes nothing and sets no cookie. A missing row is an unreadable session: cookie cleared.
  */
-import type { AdapterSession, AdapterUser } from "../adapters.js"
+
+import type { CallbacksOptions } from "../config/auth-config.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
-import { SessionTokenError } from "../errors.js"
-import { emitEvent } from "../events.js"
+import { SessionTokenError } from "../errors/errors.js"
+import { emitEvent } from "../events/emit.js"
 import { accountStamp } from "../revocation/stamp.js"
-import type { CallbacksOptions } from "../types/config.js"
+import type { AdapterSession, AdapterUser } from "../types/adapters.js"
 import type { Session } from "../types/records.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 import { markSession, userHasError } from "./feature-hooks.js"

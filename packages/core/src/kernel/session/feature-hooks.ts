@@ -1,12 +1,50 @@
 /**
  * What the features that keep something in sessions (OAuth's provider tokens) add to a session
  * read: the claims a rebuilding `jwt` callback must not drop, and `error: "RefreshTokenError"`
- * when what they keep can no longer be used (`SessionHooks` in `feature.ts`).
+ * when what they keep can no longer be used (`SessionHooks`, which a `Feature` fills in).
  */
 import type { ResolvedConfig } from "../config/resolve.js"
-import { featuresOf, type SessionHooks } from "../feature.js"
 import type { JWT } from "../token/jwt.js"
-import type { Session } from "../types/records.js"
+import type { AdapterAccount } from "../types/adapters.js"
+import type { ResponseCookie } from "../types/cookies.js"
+import type { ProviderConfig } from "../types/provider.js"
+import type { Account, Session } from "../types/records.js"
+import type { SessionContext } from "./context.js"
+
+/**
+ * Where a provider's feature joins sign-in and the sessions: what it keeps of a provider's
+ * tokens (OAuth's refresh), and what a session read must say about them.
+ */
+export interface SessionHooks {
+  /** A provider account about to be linked: the row as stored (its tokens sealed, say). */
+  accountRow?: (
+    config: ResolvedConfig,
+    provider: ProviderConfig,
+    row: AdapterAccount,
+  ) => Promise<AdapterAccount>
+  /** A sign-in with an account that was linked before: what to store of what it brought. */
+  signedInAgain?: (
+    config: ResolvedConfig,
+    provider: ProviderConfig,
+    account: Account,
+  ) => Promise<void>
+  /**
+   * A JWT session issued without an adapter: the cookies of the token with what the provider
+   * keeps in it, or `undefined` to issue it as it is.
+   */
+  tokenAtSignIn?: (
+    sctx: SessionContext,
+    provider: ProviderConfig,
+    account: Account | null,
+    token: JWT,
+  ) => Promise<ResponseCookie[] | undefined>
+  /** A JWT the app's `jwt` callback rebuilt: what the feature keeps from the one before. */
+  keepInToken?: (before: JWT, after: JWT) => JWT
+  /** Whether a JWT session must carry `error: "RefreshTokenError"` (read from the token only). */
+  tokenError?: (token: JWT) => boolean
+  /** Whether a database session of `userId` must carry `error: "RefreshTokenError"`. */
+  userError?: (config: ResolvedConfig, userId: string) => Promise<boolean>
+}
 
 const hooksOf = new WeakMap<ResolvedConfig, readonly SessionHooks[]>()
 
@@ -14,7 +52,9 @@ const hooksOf = new WeakMap<ResolvedConfig, readonly SessionHooks[]>()
 function sessionHooks(config: ResolvedConfig): readonly SessionHooks[] {
   let hooks = hooksOf.get(config)
   if (!hooks) {
-    hooks = featuresOf(config).flatMap((feature) => (feature.session ? [feature.session] : []))
+    // A feature (`feature/feature.ts`) fills in `session`; the sessions need only that part.
+    const features = config.features as readonly { readonly session?: SessionHooks }[]
+    hooks = features.flatMap((feature) => (feature.session ? [feature.session] : []))
     hooksOf.set(config, hooks)
   }
   return hooks

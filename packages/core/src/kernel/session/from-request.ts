@@ -1,4 +1,4 @@
-import type { RequestContext } from "../context.js"
+import type { RequestContext } from "../http/context.js"
 import type { SessionContext } from "./context.js"
 
 export function sessionContext(ctx: RequestContext): SessionContext {

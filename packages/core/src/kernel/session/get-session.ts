@@ -3,12 +3,12 @@
  * bindings that need it on every page request. `GET /session` runs the same code.
  */
 
+import type { AuthConfig } from "../config/auth-config.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
-import { originProtocol } from "../origin.js"
-import type { AuthConfig } from "../types/config.js"
 import type { CookiesOptions, ResponseCookie } from "../types/cookies.js"
 import type { Session } from "../types/records.js"
+import { originProtocol } from "../urls/origin.js"
 import type { SessionContext } from "./context.js"
 import { readSession } from "./read.js"
 

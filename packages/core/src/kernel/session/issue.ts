@@ -1,10 +1,11 @@
 /** Writing a new session at sign-in, for either strategy. Always a new token (no fixation). */
-import type { AdapterSession } from "../adapters.js"
+
 import { presentSessionCookieNames, writeSessionCookies } from "../cookies/session-store.js"
 import { absoluteClockStart, sessionExpiry } from "../revocation/index.js"
 import { accountStamp } from "../revocation/stamp.js"
-import { nowSeconds } from "../time.js"
+import { nowSeconds } from "../runtime/time.js"
 import type { JWT } from "../token/jwt.js"
+import type { AdapterSession } from "../types/adapters.js"
 import type { ResponseCookie } from "../types/cookies.js"
 import type { SessionContext } from "./context.js"
 import { withTokenFacts } from "./token-facts.js"

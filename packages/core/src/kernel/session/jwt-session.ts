@@ -6,15 +6,15 @@
  * back) — an ordinary read inside `updateAge` costs one decryption and sets no cookie.
  */
 
-import { isDate } from "../adapters.js"
+import type { CallbacksOptions } from "../config/auth-config.js"
 import { defaultJwtCallback } from "../config/resolve.js"
 import {
   clearSessionCookies,
   presentSessionCookieNames,
   writeSessionCookies,
 } from "../cookies/session-store.js"
-import { JWTSessionError } from "../errors.js"
-import { emitEvent } from "../events.js"
+import { JWTSessionError } from "../errors/errors.js"
+import { emitEvent } from "../events/emit.js"
 import {
   absoluteClockStart,
   checkRevocation,
@@ -22,11 +22,11 @@ import {
   sessionExpiry,
   touchSessionRecord,
 } from "../revocation/index.js"
-import { nowSeconds } from "../time.js"
+import { nowSeconds } from "../runtime/time.js"
 import { sealedWithFirstSecret } from "../token/codec.js"
 import { decode as builtInDecode, type JWT } from "../token/jwt.js"
 import { decodeFirstCandidate, sessionCookieCandidates } from "../token/read-request.js"
-import type { CallbacksOptions } from "../types/config.js"
+import { isDate } from "../types/adapters.js"
 import type { Session } from "../types/records.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
 import { keepFeatureClaims, markSession, tokenHasError } from "./feature-hooks.js"

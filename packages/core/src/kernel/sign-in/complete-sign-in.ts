@@ -5,27 +5,27 @@
  *
  * OAuth/OIDC, email and WebAuthn callbacks call this once they have verified the user.
  */
-import { AccessDenied, AuthError } from "../errors.js"
-import { featureOf, featuresOf, type VerifiedSignIn } from "../feature.js"
+import { AccessDenied, AuthError } from "../errors/errors.js"
+import { featureOf, featuresOf, type VerifiedSignIn } from "../feature/feature.js"
 
 export type { VerifiedSignIn }
 
 import { currentSessionOf } from "../account/current-session.js"
 import { isEmailProven } from "../account/email-ownership.js"
 import { coarseUserAgent } from "../account/user-agent.js"
-import { addCookies, pageUrl, type RequestContext } from "../context.js"
+import type { CallbacksOptions } from "../config/auth-config.js"
 import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
-import { emitEvent } from "../events.js"
+import { emitEvent } from "../events/emit.js"
+import { addCookies, pageUrl, type RequestContext } from "../http/context.js"
 import { type Outcome, redirect } from "../http/outcome.js"
-import { toLocation } from "../redirect.js"
 import { newSessionClaims, revokeReplacedSession } from "../revocation/index.js"
 import { sessionContext } from "../session/from-request.js"
 import { issueDatabaseSession, issueJwtSession } from "../session/issue.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import type { JWT } from "../token/jwt.js"
-import type { CallbacksOptions } from "../types/config.js"
 import type { ProviderConfig } from "../types/provider.js"
 import type { User } from "../types/records.js"
+import { toLocation } from "../urls/redirect.js"
 import { resolveLogin } from "./handle-login.js"
 import type { SignInAttempt } from "./sign-in-attempt.js"
 

@@ -5,10 +5,16 @@
  * from the app's subclass); an `AuthError` thrown by the check keeps its type; anything else is
  * a `CallbackRouteError` (logged, `error=Configuration`).
  */
-import { resolveCallbackUrl } from "../callback-url.js"
-import type { RequestContext } from "../context.js"
+
 import { requireCsrf } from "../csrf/require.js"
-import { AuthError, CallbackRouteError, CredentialsSignin, MethodNotAllowed } from "../errors.js"
+import {
+  AuthError,
+  CallbackRouteError,
+  CredentialsSignin,
+  MethodNotAllowed,
+} from "../errors/errors.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import type { RequestContext } from "../http/context.js"
 import type { Outcome } from "../http/outcome.js"
 import {
   type CredentialsLimitedProvider,

@@ -4,16 +4,16 @@
  * user as given. One small function per provider kind.
  */
 
-import { countAccountChange } from "../account/change-limit.js"
 import { claimAddress } from "../account/claim.js"
 import { currentSessionOf } from "../account/current-session.js"
 import { markVerified, type OwnershipOutcome, proveEmail } from "../account/email-ownership.js"
 import { assertStepUp } from "../account/step-up.js"
-import type { AdapterAccount, AdapterUser } from "../adapters.js"
-import type { RequestContext } from "../context.js"
-import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
-import { emitEvent } from "../events.js"
-import { featureOf } from "../feature.js"
+import { countAccountChange } from "../config/account-change-limit.js"
+import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors/errors.js"
+import { emitEvent } from "../events/emit.js"
+import { featureOf } from "../feature/feature.js"
+import type { RequestContext } from "../http/context.js"
+import type { AdapterAccount, AdapterUser } from "../types/adapters.js"
 import type { ProviderConfig, ProviderType } from "../types/provider.js"
 import type { Account, User } from "../types/records.js"
 import { decideAccountLinking } from "./account-linking.js"

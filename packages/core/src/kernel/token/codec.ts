@@ -3,7 +3,7 @@
  * claims. Everything here is shared by the Node and the WebCrypto paths.
  */
 import { jwe } from "#jwe"
-import { InvalidParameter, MissingSecret } from "../errors.js"
+import { InvalidParameter, MissingSecret } from "../errors/errors.js"
 import {
   type CompactParts,
   type DerivedKey,

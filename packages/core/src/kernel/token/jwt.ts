@@ -6,8 +6,8 @@
  * (The module behind `@latchkey/core/jwt`.)
  */
 
-import { readProcessEnv } from "../config/process-env.js"
-import { MissingSecret } from "../errors.js"
+import { MissingSecret } from "../errors/errors.js"
+import { readProcessEnv } from "../runtime/process-env.js"
 import { decodeToken, type EncodeInput, encodeToken } from "./codec.js"
 import { decodeFirstCandidate, readTokenFromRequest, type TokenRequest } from "./read-request.js"
 import { sessionCookieName } from "./session-cookie-name.js"

@@ -1,11 +1,11 @@
 /**
  * The key under which a provider object, or a value of the configuration, carries the feature
- * that serves it (`feature.ts`). Apart so the bottom types can name it without importing the
+ * that serves it (`kernel/feature/feature.ts`). Apart so the bottom types can name it without importing the
  * feature interface.
  */
 export const FEATURE: unique symbol = Symbol.for("latchkey.feature")
 
-/** What every feature is at least (`Feature` in `feature.ts` is the whole of it). */
+/** What every feature is at least (`Feature` in `kernel/feature/feature.ts` is the whole of it). */
 export interface FeatureIdentity {
   /** `"oauth"`, `"passkey"`, `"two-factor"`, … */
   readonly id: string

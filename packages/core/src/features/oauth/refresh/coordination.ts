@@ -17,7 +17,7 @@
  */
 
 import { sha256Base64Url } from "../../../kernel/crypto/digest.js"
-import type { Store } from "../../../kernel/rate-limit/store.js"
+import type { Store } from "../../../kernel/types/store.js"
 import { openToken, sealToken } from "./at-rest.js"
 import type { ProviderTokens } from "./tokens.js"
 

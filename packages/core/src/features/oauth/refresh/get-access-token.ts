@@ -14,15 +14,19 @@
  */
 
 import { currentSession } from "../../../kernel/account/current-session.js"
+import type { AuthConfig } from "../../../kernel/config/auth-config.js"
 import { type ResolvedConfig, resolveConfig } from "../../../kernel/config/resolve.js"
-import { InvalidProvider, RefreshTokenError, TokenEndpointTimeout } from "../../../kernel/errors.js"
-import { emitEvent } from "../../../kernel/events.js"
+import {
+  InvalidProvider,
+  RefreshTokenError,
+  TokenEndpointTimeout,
+} from "../../../kernel/errors/errors.js"
+import { emitEvent } from "../../../kernel/events/emit.js"
+import { nowSeconds } from "../../../kernel/runtime/time.js"
 import type { SessionContext } from "../../../kernel/session/context.js"
 import { requestSessionContext } from "../../../kernel/session/get-session.js"
-import { nowSeconds } from "../../../kernel/time.js"
-import type { AuthConfig } from "../../../kernel/types/config.js"
 import type { ResponseCookie } from "../../../kernel/types/cookies.js"
-import type { AnyOAuthProviderConfig } from "../provider-config.js"
+import type { AnyOAuthProviderConfig } from "../client/provider-config.js"
 import {
   flightKey,
   type GraceEntry,

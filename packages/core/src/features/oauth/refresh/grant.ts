@@ -11,14 +11,14 @@ import {
   RefreshTokenError,
   TokenEndpointError,
   TokenEndpointTimeout,
-} from "../../../kernel/errors.js"
-import { nowSeconds } from "../../../kernel/time.js"
-import { clientAuthentication, clientOf } from "../client-auth.js"
-import { getAuthorizationServer } from "../discovery.js"
-import { safeCode } from "../errors.js"
-import { insecureFor } from "../http.js"
-import { resolveOAuthProvider } from "../provider.js"
-import type { AnyOAuthProviderConfig } from "../provider-config.js"
+} from "../../../kernel/errors/errors.js"
+import { nowSeconds } from "../../../kernel/runtime/time.js"
+import { clientAuthentication, clientOf } from "../client/client-auth.js"
+import { getAuthorizationServer } from "../client/discovery.js"
+import { safeCode } from "../client/errors.js"
+import { insecureFor } from "../client/http.js"
+import { resolveOAuthProvider } from "../client/provider.js"
+import type { AnyOAuthProviderConfig } from "../client/provider-config.js"
 
 /** What a refresh yields. `refresh_token` is the rotated one, if the provider rotated it. */
 export interface RefreshedTokens {

@@ -7,9 +7,10 @@
  * access token; `adopt*` is what every request sharing that refresh does for itself (a cookie
  * holder re-issues its own cookie).
  */
-import type { Adapter, AdapterAccount } from "../../../kernel/adapters.js"
+
 import type { SessionContext } from "../../../kernel/session/context.js"
 import type { JWT } from "../../../kernel/token/jwt.js"
+import type { Adapter, AdapterAccount } from "../../../kernel/types/adapters.js"
 import type { ResponseCookie } from "../../../kernel/types/cookies.js"
 import { openToken, sealToken } from "./at-rest.js"
 import { issueWithinBudget, tokensClaimOf, withProviderTokens } from "./session-cookie.js"

@@ -3,7 +3,7 @@
  * for whatever the object leaves out. Anything else (absent, `false`) leaves it off.
  */
 import type { ProviderConfig } from "../../../kernel/types/provider.js"
-import type { RefreshOptions } from "../provider-config.js"
+import type { RefreshOptions } from "../client/provider-config.js"
 
 export interface ResolvedRefreshOptions {
   readonly skewSeconds: number

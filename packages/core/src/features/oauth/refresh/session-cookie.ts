@@ -5,7 +5,7 @@
  * the whole session token must stay within {@link SESSION_TOKEN_BUDGET_BYTES}, or the write
  * fails with `ProviderTokensTooLarge` instead of growing the cookie without bound.
  */
-import { ProviderTokensTooLarge } from "../../../kernel/errors.js"
+import { ProviderTokensTooLarge } from "../../../kernel/errors/errors.js"
 import type { SessionContext } from "../../../kernel/session/context.js"
 import { issueJwtSession } from "../../../kernel/session/issue.js"
 import type { JWT } from "../../../kernel/token/jwt.js"

@@ -6,7 +6,7 @@
  */
 
 import type { ResolvedConfig } from "../../../kernel/config/resolve.js"
-import { nowSeconds } from "../../../kernel/time.js"
+import { nowSeconds } from "../../../kernel/runtime/time.js"
 import type { JWT } from "../../../kernel/token/jwt.js"
 import type { ProviderConfig } from "../../../kernel/types/provider.js"
 import { refreshOptionsOf } from "./options.js"

@@ -4,9 +4,10 @@
  * account's tokens once, at linking; here every sign-in replaces them, so a re-consent's new
  * refresh token is the one used.
  */
-import type { AdapterAccount } from "../../../kernel/adapters.js"
+
 import type { ResolvedConfig } from "../../../kernel/config/resolve.js"
 import type { JWT } from "../../../kernel/token/jwt.js"
+import type { AdapterAccount } from "../../../kernel/types/adapters.js"
 import type { ProviderConfig } from "../../../kernel/types/provider.js"
 import type { Account } from "../../../kernel/types/records.js"
 import { sealToken } from "./at-rest.js"

@@ -3,14 +3,14 @@
  * collects cookies as the flow computes them, so an error response still carries them.
  */
 
-import type { ResolvedConfig } from "./config/resolve.js"
-import { putCookies } from "./cookies/serialize.js"
-import type { AuthAction } from "./http/actions.js"
-import type { DeferredTask } from "./http/deferred.js"
-import type { ParsedRequest } from "./http/parse-request.js"
-import type { Logger } from "./logger.js"
-import type { HostMismatch } from "./origin.js"
-import type { CookiesOptions, ResponseCookie } from "./types/cookies.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { putCookies } from "../cookies/serialize.js"
+import type { Logger } from "../logger/logger.js"
+import type { CookiesOptions, ResponseCookie } from "../types/cookies.js"
+import type { HostMismatch } from "../urls/origin.js"
+import type { AuthAction } from "./actions.js"
+import type { DeferredTask } from "./deferred.js"
+import type { ParsedRequest } from "./parse-request.js"
 
 export interface RequestContext {
   readonly config: ResolvedConfig

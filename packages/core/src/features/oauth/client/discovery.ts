@@ -5,7 +5,7 @@
  * requests for one issuer share a single fetch.
  */
 import * as o from "oauth4webapi"
-import { OAuthSignInError } from "../../kernel/errors.js"
+import { OAuthSignInError } from "../../../kernel/errors/errors.js"
 import { assertAllowedUrl, insecureFor } from "./http.js"
 import type { ResolvedOAuthProvider } from "./provider.js"
 

@@ -8,9 +8,9 @@
  *
  * (The types and helpers behind `@latchkey/core/providers/oauth`.)
  */
-import type { Awaitable } from "../../kernel/types/awaitable.js"
-import type { CommonProviderOptions } from "../../kernel/types/provider.js"
-import type { Account, Profile, User } from "../../kernel/types/records.js"
+import type { Awaitable } from "../../../kernel/types/awaitable.js"
+import type { CommonProviderOptions } from "../../../kernel/types/provider.js"
+import type { Account, Profile, User } from "../../../kernel/types/records.js"
 
 /** The checks a provider may ask for. `"none"` is accepted for Auth.js configs and ignored. */
 export type OAuthCheck = "pkce" | "state" | "nonce" | "none"

@@ -9,25 +9,26 @@
  * feature on (`twoFactor: TwoFactor({ … })`). An app therefore bundles exactly the features it
  * configures, and a feature meets the others only through the points declared here.
  */
-import type { AdapterAccount, AdapterUser } from "./adapters.js"
+
 import {
   type ConfigFeature,
   featureOf as configFeatureOf,
   providersOf,
   withFeature,
-} from "./config/features.js"
-import type { ResolvedConfig } from "./config/resolve.js"
-import type { RequestContext } from "./context.js"
-import type { AuthAction } from "./http/actions.js"
-import type { Outcome } from "./http/outcome.js"
-import type { SessionContext } from "./session/context.js"
-import type { JWT } from "./token/jwt.js"
-import type { ResponseCookie } from "./types/cookies.js"
-import type { ProviderConfig } from "./types/provider.js"
-import type { Account, Profile, User } from "./types/records.js"
+} from "../config/features.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { AuthAction } from "../http/actions.js"
+import type { RequestContext } from "../http/context.js"
+import type { Outcome } from "../http/outcome.js"
+import type { SessionHooks } from "../session/feature-hooks.js"
+import type { JWT } from "../token/jwt.js"
+import type { AdapterUser } from "../types/adapters.js"
+import type { ProviderConfig } from "../types/provider.js"
+import type { Account, Profile, User } from "../types/records.js"
 
-export type { ConfigFeature, ConfigReport, FeatureCheckInput } from "./config/features.js"
-export { type CarriesFeature, FEATURE } from "./types/feature-key.js"
+export type { ConfigFeature, ConfigReport, FeatureCheckInput } from "../config/features.js"
+export { type CarriesFeature, FEATURE } from "../types/feature-key.js"
+export type { SessionHooks }
 export { providersOf, withFeature }
 
 export type Handler = (ctx: RequestContext) => Promise<Outcome>
@@ -35,7 +36,7 @@ export type Handler = (ctx: RequestContext) => Promise<Outcome>
 /** What a feature adds to the built-in sign-in page for one of its providers. */
 export interface SignInPagePart {
   /** Fields of the provider's entry beyond id, name, kind and URLs (a passkey form's URLs…). */
-  provider?: Partial<import("./pages/sign-in.js").PageProvider>
+  provider?: Partial<import("../pages/sign-in.js").PageProvider>
   /** An inline script the entry needs (named in the page's CSP by its hash). */
   script?: string
 }
@@ -79,13 +80,13 @@ export interface AccountContribution {
 export interface AccountOp {
   /** Adapter methods the change needs (checked before the recent-sign-in rule). */
   needs?: (config: ResolvedConfig) => readonly string[]
-  run(input: AccountOpInput): Promise<readonly import("./types/cookies.js").ResponseCookie[]>
+  run(input: AccountOpInput): Promise<readonly import("../types/cookies.js").ResponseCookie[]>
 }
 
 export interface AccountOpInput {
   ctx: RequestContext
   userId: string
-  keep: import("./grants/account-state.js").KeptSession
+  keep: import("../grants/account-state.js").KeptSession
   body: Readonly<Record<string, unknown>>
 }
 
@@ -123,41 +124,6 @@ export interface Feature extends ConfigFeature {
   readonly signInMethods?: (config: ResolvedConfig, holdings: Holdings) => Promise<number>
   /** Session hooks (provider tokens riding in a JWT session, their refresh errors). */
   readonly session?: SessionHooks
-}
-
-/**
- * Where a provider's feature joins sign-in and the sessions: what it keeps of a provider's
- * tokens (OAuth's refresh), and what a session read must say about them.
- */
-export interface SessionHooks {
-  /** A provider account about to be linked: the row as stored (its tokens sealed, say). */
-  accountRow?: (
-    config: ResolvedConfig,
-    provider: ProviderConfig,
-    row: AdapterAccount,
-  ) => Promise<AdapterAccount>
-  /** A sign-in with an account that was linked before: what to store of what it brought. */
-  signedInAgain?: (
-    config: ResolvedConfig,
-    provider: ProviderConfig,
-    account: Account,
-  ) => Promise<void>
-  /**
-   * A JWT session issued without an adapter: the cookies of the token with what the provider
-   * keeps in it, or `undefined` to issue it as it is.
-   */
-  tokenAtSignIn?: (
-    sctx: SessionContext,
-    provider: ProviderConfig,
-    account: Account | null,
-    token: JWT,
-  ) => Promise<ResponseCookie[] | undefined>
-  /** A JWT the app's `jwt` callback rebuilt: what the feature keeps from the one before. */
-  keepInToken?: (before: JWT, after: JWT) => JWT
-  /** Whether a JWT session must carry `error: "RefreshTokenError"` (read from the token only). */
-  tokenError?: (token: JWT) => boolean
-  /** Whether a database session of `userId` must carry `error: "RefreshTokenError"`. */
-  userError?: (config: ResolvedConfig, userId: string) => Promise<boolean>
 }
 
 /** The features of `config`, as the request-time code calls them. */

@@ -11,11 +11,11 @@
  */
 
 import { sha256Base64Url } from "../crypto/digest.js"
-import { type AuthError, InvalidParameter } from "../errors.js"
-import type { Logger } from "../logger.js"
+import { type AuthError, InvalidParameter } from "../errors/errors.js"
+import type { Logger } from "../logger/logger.js"
 import { enforceChecks } from "../rate-limit/count-attempt.js"
-import type { RateLimitRule, RateLimitStore } from "../rate-limit/store.js"
-import type { AccountOptions, AccountRateLimitOptions } from "./options.js"
+import type { AccountOptions, AccountRateLimitOptions } from "../types/account-options.js"
+import type { RateLimitRule, RateLimitStore } from "../types/store.js"
 
 /** 30 changes per user per 15 minutes. */
 export const DEFAULT_ACCOUNT_CHANGES_PER_USER: Readonly<RateLimitRule> = Object.freeze({

@@ -4,10 +4,10 @@
  * Computed once per provider object and cached; the app's object is never modified.
  */
 
-import { envKey } from "../../kernel/config/env.js"
-import { InvalidEndpoints, InvalidProvider } from "../../kernel/errors.js"
-import type { Awaitable } from "../../kernel/types/awaitable.js"
-import type { Account, Profile, User } from "../../kernel/types/records.js"
+import { envKey } from "../../../kernel/config/env.js"
+import { InvalidEndpoints, InvalidProvider } from "../../../kernel/errors/errors.js"
+import type { Awaitable } from "../../../kernel/types/awaitable.js"
+import type { Account, Profile, User } from "../../../kernel/types/records.js"
 import { assertAllowedUrl } from "./http.js"
 import type { TokenSet } from "./provider-config.js"
 import {

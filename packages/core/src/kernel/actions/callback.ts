@@ -1,10 +1,10 @@
 /** `GET|POST /callback/<provider>`: dispatched to the provider kind's handler. */
 
-import type { RequestContext } from "../../context.js"
-import { InvalidProvider } from "../../errors.js"
-import type { Outcome } from "../../http/outcome.js"
-import { requireProvider } from "../provider.js"
-import { callbackHandlerOf } from "./handlers.js"
+import { InvalidProvider } from "../errors/errors.js"
+import type { RequestContext } from "../http/context.js"
+import type { Outcome } from "../http/outcome.js"
+import { callbackHandlerOf } from "./callback-handlers.js"
+import { requireProvider } from "./provider.js"
 
 export async function callbackAction(ctx: RequestContext): Promise<Outcome> {
   const provider = requireProvider(ctx)

@@ -2,9 +2,9 @@
  * Events are notifications: awaited (so a handler can finish writing before the response),
  * but isolated — a handler that throws is logged as `EventError` and the flow goes on.
  */
-import { EventError } from "./errors.js"
-import type { Logger } from "./logger.js"
-import type { EventCallbacks } from "./types/config.js"
+import { EventError } from "../errors/errors.js"
+import type { Logger } from "../logger/logger.js"
+import type { EventCallbacks } from "./callbacks.js"
 
 export async function emitEvent<K extends keyof EventCallbacks>(
   events: EventCallbacks,

@@ -4,7 +4,7 @@
  * to 127.0.0.1 never leaves the machine. Auth.js allows `http:` everywhere.
  */
 import * as o from "oauth4webapi"
-import { InvalidEndpoints } from "../../kernel/errors.js"
+import { InvalidEndpoints } from "../../../kernel/errors/errors.js"
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"])
 

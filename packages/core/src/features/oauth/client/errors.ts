@@ -4,7 +4,7 @@
  * check values, so they are never attached (the logger prints `cause`).
  */
 import * as o from "oauth4webapi"
-import { AuthError, InvalidCheck, OAuthCallbackError } from "../../kernel/errors.js"
+import { AuthError, InvalidCheck, OAuthCallbackError } from "../../../kernel/errors/errors.js"
 
 export type CallbackStep = "authorization" | "token" | "id_token" | "userinfo" | "discovery"
 

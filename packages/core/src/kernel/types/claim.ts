@@ -1,5 +1,5 @@
 /** The shapes of an address claim (`claim.ts`), apart so `types.ts` can name them in events. */
-import type { AdapterUser } from "../adapters.js"
+import type { AdapterUser } from "./adapters.js"
 
 /** What proved the address. */
 export type ClaimProof =

@@ -6,7 +6,7 @@
  *    parse, else the request URL (which the server built from Host);
  * 3. otherwise nothing: the Host header could be anyone's → `UntrustedHost`.
  */
-import { UntrustedHost } from "./errors.js"
+import { UntrustedHost } from "../errors/errors.js"
 
 export interface OriginInput {
   url: URL | undefined

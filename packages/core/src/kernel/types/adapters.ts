@@ -6,8 +6,8 @@
  * (The module behind `@latchkey/core/adapters`.)
  */
 
-import type { Awaitable } from "./types/awaitable.js"
-import type { Account, User } from "./types/records.js"
+import type { Awaitable } from "./awaitable.js"
+import type { Account, User } from "./records.js"
 
 /**
  * A user's TOTP enrollment as the adapter stores it. `secret` is sealed by the core (compact
@@ -247,6 +247,16 @@ export const revocationAdapterMethods = [
   "createSessionRecord",
   "listSessionRecords",
 ] as const satisfies readonly (keyof Adapter)[]
+
+/** An adapter with every revocation method: revocation state can live in the database. */
+export type RevocationAdapter = Required<Pick<Adapter, (typeof revocationAdapterMethods)[number]>>
+
+export function hasRevocationMethods(adapter: Adapter | undefined): adapter is RevocationAdapter {
+  return (
+    adapter !== undefined &&
+    revocationAdapterMethods.every((name) => typeof adapter[name] === "function")
+  )
+}
 
 /** Every method of the contract. */
 export const adapterMethods = [

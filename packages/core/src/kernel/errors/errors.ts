@@ -5,7 +5,7 @@
  *
  * (The module behind `@latchkey/core/errors`.)
  */
-import type { ResponseCookie } from "./types/cookies.js"
+import type { ResponseCookie } from "../types/cookies.js"
 import type { WarningCode } from "./warnings.js"
 
 /** Where the user is sent when the error ends a request: the sign-in page or the error page. */

@@ -9,10 +9,21 @@
  * The exception is a failed attempt (a refused password, a failed OAuth check): a security log
  * needs every one of those (ASVS 16.3.1/16.3.3), so they are logged each time.
  */
-import { AuthError } from "./errors.js"
-import type { AuthConfig, LoggerInstance } from "./types/config.js"
-import type { WarningCode } from "./warnings.js"
-import { warningText } from "./warnings.js"
+import { AuthError } from "../errors/errors.js"
+import type { WarningCode } from "../errors/warnings.js"
+import { warningText } from "../errors/warnings.js"
+
+/** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
+export interface LoggerInstance {
+  error: (error: AuthError | Error) => void
+  /**
+   * `message` (Latchkey): what happened and what to do, then the call's own detail (which
+   * check failed, which variable to set). Never a secret. Auth.js sinks taking only the code
+   * work unchanged.
+   */
+  warn: (code: WarningCode, message?: string) => void
+  debug: (message: string, metadata?: unknown) => void
+}
 
 export interface Logger {
   error(error: Error): void
@@ -67,7 +78,10 @@ function firstTime(sink: object, code: WarningCode, detail: string | undefined):
   return true
 }
 
-export function createLogger(config: Pick<AuthConfig, "logger" | "debug">): Logger {
+export function createLogger(config: {
+  logger?: Partial<LoggerInstance>
+  debug?: boolean
+}): Logger {
   const custom = config.logger ?? {}
   const debugEnabled = config.debug === true || typeof custom.debug === "function"
   const error = custom.error ?? consoleLogger.error

@@ -1,6 +1,6 @@
 /** `/callback/<provider>`: the provider's feature answers. */
-import { type Feature, featureOf } from "../../feature.js"
-import type { ProviderConfig } from "../../types/provider.js"
+import { type Feature, featureOf } from "../feature/feature.js"
+import type { ProviderConfig } from "../types/provider.js"
 
 export type CallbackHandler = NonNullable<Feature["callback"]>
 

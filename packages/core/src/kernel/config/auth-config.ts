@@ -5,31 +5,32 @@
  * the kernel never reads those keys itself.
  */
 
-import type { AccountClaimedMessage } from "../account/claim-types.js"
-import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
-import type { AuthError } from "../errors.js"
-import type { Store } from "../rate-limit/store.js"
+import type { EventCallbacks } from "../events/callbacks.js"
+import type { LoggerInstance } from "../logger/logger.js"
 import type { JWT, JWTOptions } from "../token/jwt.js"
-import type { WarningCode } from "../warnings.js"
-import type { Awaitable } from "./awaitable.js"
-import type { PartialCookiesOptions } from "./cookies.js"
-import type { PagesOptions, Theme } from "./pages.js"
-import type { Provider } from "./provider.js"
-import type { Account, DefaultSession, Profile, Session, User } from "./records.js"
+import type { Adapter, AdapterSession, AdapterUser } from "../types/adapters.js"
+import type { Awaitable } from "../types/awaitable.js"
+import type { PartialCookiesOptions } from "../types/cookies.js"
+import type { PagesOptions, Theme } from "../types/pages.js"
+import type { Provider } from "../types/provider.js"
+import type { Account, DefaultSession, Profile, Session, User } from "../types/records.js"
+import type { Store } from "../types/store.js"
 
-export type { WarningCode } from "../warnings.js"
+export type { WarningCode } from "../errors/warnings.js"
+export type { EventCallbacks } from "../events/callbacks.js"
+export type { LoggerInstance } from "../logger/logger.js"
 // The records and shapes below the configuration live in modules that import nothing above
-// them (kernel/types/*, kernel/warnings.ts), so adapters, providers and errors can use them without
+// them (kernel/types/*, kernel/errors/warnings.ts), so adapters, providers and errors can use them without
 // importing this module back; their public names are re-exported here as before.
-export type { Awaitable } from "./awaitable.js"
+export type { Awaitable } from "../types/awaitable.js"
 export type {
   CookieOption,
   CookiesOptions,
   PartialCookiesOptions,
   ResponseCookie,
-} from "./cookies.js"
-export type { PagesOptions, Theme } from "./pages.js"
-export type { Account, DefaultSession, Profile, Session, User } from "./records.js"
+} from "../types/cookies.js"
+export type { PagesOptions, Theme } from "../types/pages.js"
+export type { Account, DefaultSession, Profile, Session, User } from "../types/records.js"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -111,51 +112,6 @@ export interface CallbacksOptions {
   }) => Awaitable<JWT | null>
 }
 
-export interface EventCallbacks {
-  signIn?: (message: {
-    user: User
-    account?: Account | null
-    profile?: Profile
-    isNewUser?: boolean
-  }) => Awaitable<void>
-  signOut?: (message: { session?: AdapterSession | null; token?: JWT | null }) => Awaitable<void>
-  createUser?: (message: { user: User }) => Awaitable<void>
-  updateUser?: (message: { user: User }) => Awaitable<void>
-  linkAccount?: (message: { user: User | AdapterUser; account: Account }) => Awaitable<void>
-  session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
-  /**
-   * A provider refused to refresh an access token (`invalid_grant`). Fired once per refused
-   * refresh token; the session now carries `error: "RefreshTokenError"`.
-   */
-  refreshTokenError?: (message: {
-    provider: string
-    userId: string
-    error: AuthError
-  }) => Awaitable<void>
-  /**
-   * Latchkey: a proof of the address (email link, verification or reset link, a provider that
-   * vouches for the email) met a row whose address was never proved, and claimed it: every
-   * credential Latchkey manages was removed and every session ended, the row is now proven and
-   * the prover signed in. The user id stays: clear here what the app keeps for the row (its
-   * own password, app data a squatter may have left). Defining this handler also lets a claim
-   * proceed on a row with app-managed credentials (`account.hasCredentials`), which Latchkey
-   * cannot remove: the handler must.
-   */
-  accountClaimed?: (message: AccountClaimedMessage) => Awaitable<void>
-}
-
-/** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
-export interface LoggerInstance {
-  error: (error: AuthError | Error) => void
-  /**
-   * `message` (Latchkey): what happened and what to do, then the call's own detail (which
-   * check failed, which variable to set). Never a secret. Auth.js sinks taking only the code
-   * work unchanged.
-   */
-  warn: (code: WarningCode, message?: string) => void
-  debug: (message: string, metadata?: unknown) => void
-}
-
 /** The configuration of Latchkey, shaped like Auth.js v5's `AuthConfig`. */
 export interface AuthConfig {
   providers: Provider[]
@@ -193,5 +149,5 @@ export interface AuthConfig {
    */
   store?: Store
   /** The account API (`{basePath}/account`): see `AccountOptions`. */
-  account?: import("../account/options.js").AccountOptions
+  account?: import("../types/account-options.js").AccountOptions
 }

@@ -1,7 +1,7 @@
 /** Options of the account API (`{basePath}/account`), the top-level `account` config key. */
-import type { AdapterUser } from "../adapters.js"
-import type { RateLimitRule, RateLimitStore } from "../rate-limit/store.js"
-import type { Awaitable } from "../types/awaitable.js"
+import type { AdapterUser } from "./adapters.js"
+import type { Awaitable } from "./awaitable.js"
+import type { RateLimitRule, RateLimitStore } from "./store.js"
 
 export interface AccountOptions {
   /**

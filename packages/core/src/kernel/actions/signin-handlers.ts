@@ -3,10 +3,11 @@
  * an email link sent); a credentials provider's sign-in is a POST to its callback, so its
  * `/signin` leads to the sign-in page, as in Auth.js.
  */
-import { pageUrl, type RequestContext } from "../../context.js"
-import { type Feature, featureOf } from "../../feature.js"
-import { type Outcome, redirect } from "../../http/outcome.js"
-import type { ProviderConfig } from "../../types/provider.js"
+
+import { type Feature, featureOf } from "../feature/feature.js"
+import { pageUrl, type RequestContext } from "../http/context.js"
+import { type Outcome, redirect } from "../http/outcome.js"
+import type { ProviderConfig } from "../types/provider.js"
 
 export type SignInHandler = NonNullable<Feature["signIn"]>
 

@@ -10,7 +10,7 @@
  * Every RFC 5322 "special" except the one `@` is refused here, which also rules out quoted
  * local parts and domain literals: real sign-in addresses do not use them.
  */
-import { EmailSignInError } from "./errors.js"
+import { EmailSignInError } from "../errors/errors.js"
 
 /** RFC 5321 caps a forward path at 256 octets; 320 (64 + 1 + 255) is the common upper bound. */
 export const MAX_EMAIL_LENGTH = 320
@@ -74,4 +74,19 @@ export function normalizeIdentifier(value: unknown): string {
     refuse(`"${domain}" is not a valid domain.`, "domain")
   }
   return email
+}
+
+/**
+ * The inbox an address delivers to, as far as we can tell without asking its provider:
+ * `Carol+News@Example.com` → `carol@example.com`. Subaddress (`+tag`) delivery is near
+ * universal, so each tag would otherwise be a fresh counter into the same inbox.
+ */
+export function mailboxOf(address: string): string {
+  const email = address.normalize("NFKC").toLowerCase()
+  const at = email.lastIndexOf("@")
+  if (at <= 0) return email
+  const local = email.slice(0, at)
+  const plus = local.indexOf("+")
+  // `+tag@…` with nothing before the `+` is a mailbox of its own, not a tag.
+  return plus > 0 ? `${local.slice(0, plus)}${email.slice(at)}` : email
 }

@@ -6,11 +6,11 @@
  * `Set-Cookie` header (4096 bytes) falls back to the origin: never an oversized header.
  */
 
+import { serializeCookie } from "../cookies/serialize.js"
+import { MAX_SET_COOKIE_HEADER_BYTES } from "../cookies/session-store.js"
+import { toLocation } from "../urls/redirect.js"
 import type { RequestContext } from "./context.js"
 import { addCookies } from "./context.js"
-import { serializeCookie } from "./cookies/serialize.js"
-import { MAX_SET_COOKIE_HEADER_BYTES } from "./cookies/session-store.js"
-import { toLocation } from "./redirect.js"
 
 export async function resolveCallbackUrl(ctx: RequestContext): Promise<string> {
   const { body, query, cookies } = ctx.parsed

@@ -13,7 +13,7 @@
  * early, so a flood of invented addresses can only ever reset other invented addresses; those
  * that guard an account (`guardsAccount`) are forgotten last, fewest attempts first.
  */
-import type { Awaitable } from "../types/awaitable.js"
+import type { Awaitable } from "./awaitable.js"
 
 /** The answer to one attempt. */
 export interface RateLimitResult {

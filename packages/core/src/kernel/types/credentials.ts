@@ -1,8 +1,9 @@
 /** The provider type of credentials sign-in (the app checks the posted fields itself). */
-import type { CredentialsRateLimitOptions } from "../../kernel/rate-limit/options.js"
-import type { Awaitable } from "../../kernel/types/awaitable.js"
-import type { CommonProviderOptions, CredentialInput } from "../../kernel/types/provider.js"
-import type { User } from "../../kernel/types/records.js"
+
+import type { Awaitable } from "./awaitable.js"
+import type { CommonProviderOptions, CredentialInput } from "./provider.js"
+import type { CredentialsRateLimitOptions } from "./rate-limit-options.js"
+import type { User } from "./records.js"
 
 /**
  * Sign-in with whatever the app checks itself (username/password, a one-time code, …).

@@ -3,13 +3,13 @@
  * provider's feature's to say (`handlers.ts`).
  */
 
-import { resolveCallbackUrl } from "../../callback-url.js"
-import { pageUrl, type RequestContext } from "../../context.js"
-import { requireCsrf } from "../../csrf/require.js"
-import { InvalidProvider } from "../../errors.js"
-import { type Outcome, redirect } from "../../http/outcome.js"
-import { requireProvider } from "../provider.js"
-import { signInHandlerOf } from "./handlers.js"
+import { requireCsrf } from "../csrf/require.js"
+import { InvalidProvider } from "../errors/errors.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import { pageUrl, type RequestContext } from "../http/context.js"
+import { type Outcome, redirect } from "../http/outcome.js"
+import { requireProvider } from "./provider.js"
+import { signInHandlerOf } from "./signin-handlers.js"
 
 export async function signInAction(ctx: RequestContext): Promise<Outcome> {
   await requireCsrf(ctx)
