@@ -104,8 +104,10 @@ const CONFIG_KEY_FEATURES = [
     null,
   ),
   app(
-    "GitHub + `account` (the account API's options)",
-    githubWith("account: { rateLimit: false },"),
+    "GitHub + the account API (`account: Account()`)",
+    githubWith("account: Account({ rateLimit: false }),", [
+      'import { Account } from "@latchkey/core/account"',
+    ]),
     null,
   ),
   app(

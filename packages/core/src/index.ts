@@ -11,6 +11,9 @@
  * @module @latchkey/core
  */
 
+export type { DeviceSession } from "./features/account-api/device-sessions.js"
+export type { AccountOp } from "./features/account-api/operations.js"
+export type { AccountView, LinkedAccountView, PasskeyView } from "./features/account-api/view.js"
 export type { RefreshOptions } from "./features/oauth/client/provider-config.js"
 export {
   type AccessTokenResult,
@@ -33,9 +36,6 @@ export {
   recentAuthVerdict,
 } from "./kernel/account/recent-auth.js"
 export { type RecentAuthSession, requireRecentAuth } from "./kernel/account/require-recent-auth.js"
-export type { DeviceSession } from "./kernel/account-api/device-sessions.js"
-export type { AccountOp } from "./kernel/account-api/operations.js"
-export type { AccountView, LinkedAccountView, PasskeyView } from "./kernel/account-api/view.js"
 export { setEnvDefaults } from "./kernel/config/env.js"
 export { skipCSRFCheck } from "./kernel/csrf/skip.js"
 export { AuthError, CredentialsSignin } from "./kernel/errors/errors.js"

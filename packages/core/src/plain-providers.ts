@@ -31,6 +31,11 @@ const FEATURE_OF_TYPE: Record<string, () => Promise<Feature>> = {
 }
 
 const loadTwoFactor = () => import("./features/two-factor/index.js").then((m) => m.twoFactorFeature)
+const loadAccountApi = () =>
+  import("./features/account-api/index.js").then((m) => m.accountApiFeature)
+
+/** Provider types whose changes are account changes: the account API comes with them. */
+const WITH_ACCOUNT_API = new Set(["webauthn"])
 
 /** Configurations already looked at, and what they became (the same object when nothing). */
 const seen = new WeakMap<object, AuthConfig | Promise<AuthConfig>>()
@@ -73,7 +78,7 @@ async function upgrade<C extends AuthConfig>(config: C): Promise<C> {
     : config.providers
   const twoFactor =
     config.twoFactor !== undefined && isPlain(config.twoFactor)
-      ? withFeature(config.twoFactor, await loadTwoFactor())
+      ? withFeature(config.twoFactor, await loadTwoFactor(), await loadAccountApi())
       : config.twoFactor
   return { ...config, providers, twoFactor } as C
 }
@@ -83,5 +88,7 @@ async function upgradeProvider(entry: unknown): Promise<unknown> {
   const provider = typeof entry === "function" ? (entry as () => unknown)() : entry
   if (!isPlain(provider)) return provider
   const load = typeof provider.type === "string" ? FEATURE_OF_TYPE[provider.type] : undefined
-  return load ? withFeature(provider, await load()) : provider
+  if (!load) return provider
+  const alongside = WITH_ACCOUNT_API.has(provider.type as string) ? [await loadAccountApi()] : []
+  return withFeature(provider, await load(), ...alongside)
 }

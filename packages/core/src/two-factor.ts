@@ -10,6 +10,7 @@
  *
  * @module @latchkey/core/two-factor
  */
+import { accountApiFeature } from "./features/account-api/index.js"
 import { twoFactorFeature } from "./features/two-factor/index.js"
 import type { TwoFactorConfig, TwoFactorOptions } from "./features/two-factor/types.js"
 import { withFeature } from "./kernel/feature/feature.js"
@@ -26,5 +27,6 @@ export type {
 
 /** The `twoFactor` option, with the feature that serves it. */
 export function TwoFactor(options: TwoFactorOptions): TwoFactorConfig {
-  return withFeature(options, twoFactorFeature)
+  // Turning it on or off is an account change: the account API comes with it.
+  return withFeature(options, twoFactorFeature, accountApiFeature)
 }

@@ -7,6 +7,7 @@
 
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { withAccountApi } from "@latchkey/core/account"
 import { setEnvDefaults as coreSetEnvDefaults } from "@latchkey/core/env"
 import { AuthError, InvalidConfiguration } from "@latchkey/core/errors"
 import { withPlainProviders } from "@latchkey/core/plain-providers"
@@ -54,9 +55,10 @@ export function resolveConfig<C extends QwikAuthConfig>(
       new InvalidConfiguration([new AuthError("QwikAuth$() has not run on the server")]),
     )
   }
-  // Auth.js-style plain provider objects (and plain `twoFactor` options) get their feature here.
+  // Auth.js-style plain provider objects (and plain `twoFactor` options) get their feature here,
+  // and the account API is always on: the binding's account actions call it.
   const pending = Promise.resolve(configQrl(event)).then((user) =>
-    withPlainProviders(withEnvDefaults(event, user)),
+    withPlainProviders(withAccountApi(withEnvDefaults(event, user))),
   )
   event.sharedMap.set(CONFIG_KEY, pending)
   return pending

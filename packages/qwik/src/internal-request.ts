@@ -6,8 +6,10 @@
  * never used. `X-Auth-Return-Redirect` asks the core for `200 {url}` instead of a redirect, so
  * the action can redirect with 303 through Qwik.
  */
+
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { Auth, setConnectionIp } from "@latchkey/core"
+import { withAccountApi } from "@latchkey/core/account"
 import { applySetCookieHeaders, parseSetCookie } from "./cookies.js"
 import { COOKIES_SET_KEY } from "./shared-map.js"
 import type { QwikAuthConfig } from "./types.js"
@@ -122,7 +124,10 @@ export async function callCore(
 ): Promise<{ status: number; body: unknown }> {
   const request = call instanceof Request ? call : buildCoreRequest(event, call)
   setConnectionIp(request, connectionIp(event))
-  const response = await Auth(request, config, { waitUntil: platformWaitUntil(event) })
+  // The binding's account actions are calls of the account API: on whatever config they get.
+  const response = await Auth(request, withAccountApi(config), {
+    waitUntil: platformWaitUntil(event),
+  })
   applySetCookieHeaders(event, response.headers)
   rememberSetCookies(event, response.headers)
   const type = response.headers.get("content-type") ?? ""

@@ -16,6 +16,7 @@
  * @module @latchkey/core/providers/password
  */
 
+import { accountApiFeature } from "../features/account-api/index.js"
 import type {
   PasswordConfig,
   PasswordMailRateLimit,
@@ -29,7 +30,7 @@ import {
 import { passwordFeature } from "../features/password/index.js"
 import { type PasswordPolicyOptions, resolvePolicy } from "../features/password/policy.js"
 import { CallbackRouteError } from "../kernel/errors/errors.js"
-import { FEATURE } from "../kernel/feature/feature.js"
+import { ALONGSIDE, FEATURE } from "../kernel/feature/feature.js"
 import type { EmailServer } from "../kernel/mail/server.js"
 import type { Awaitable } from "../kernel/types/awaitable.js"
 import type { CredentialsRateLimitOptions } from "../kernel/types/rate-limit-options.js"
@@ -114,6 +115,8 @@ export default function Password(config: PasswordUserConfig = {}): PasswordConfi
       secret: config.secret,
     }),
     [FEATURE]: passwordFeature,
+    // Changing or removing it is an account change: the account API comes with it.
+    [ALONGSIDE]: [accountApiFeature],
   }
 }
 

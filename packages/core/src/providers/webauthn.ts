@@ -4,6 +4,7 @@
  *
  * @module @latchkey/core/providers/webauthn
  */
+import { accountApiFeature } from "../features/account-api/index.js"
 import { passkeyFeature } from "../features/passkey/index.js"
 import {
   DEFAULT_MAX_PASSKEYS_PER_USER,
@@ -11,7 +12,7 @@ import {
   type WebAuthnConfig,
   type WebAuthnUserConfig,
 } from "../features/passkey/provider-config.js"
-import { FEATURE } from "../kernel/feature/feature.js"
+import { ALONGSIDE, FEATURE } from "../kernel/feature/feature.js"
 
 export * from "../features/passkey/provider-config.js"
 
@@ -32,5 +33,7 @@ export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfi
     ...config,
     type: "webauthn",
     [FEATURE]: passkeyFeature,
+    // Changing or removing it is an account change: the account API comes with it.
+    [ALONGSIDE]: [accountApiFeature],
   }
 }

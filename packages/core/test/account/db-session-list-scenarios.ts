@@ -7,6 +7,7 @@
  * DATABASE_URL) in packages/adapter-postgres/test.
  */
 import { describe, expect, it } from "vitest"
+import { Account } from "../../src/account.js"
 import { Auth } from "../../src/index.js"
 import type { Adapter } from "../../src/kernel/types/adapters.js"
 import Credentials from "../../src/providers/credentials.js"
@@ -47,6 +48,7 @@ export function databaseSessionListScenarios(o: {
           strategy: "database",
           ...(maxListedSessions === undefined ? {} : { maxListedSessions }),
         },
+        account: Account(),
       })
       const signIn = async () => {
         const { res, jar } = await signInWithCredentials(Auth, cfg, new Jar(), {

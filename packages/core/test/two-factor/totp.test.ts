@@ -56,7 +56,7 @@ describe("TOTP", () => {
     }
   })
 
-  it("builds an otpauth:// URI with issuer and label, and a script-free SVG QR code", () => {
+  it("builds an otpauth:// URI with issuer and label, and a script-free SVG QR code", async () => {
     const uri = totpUri("JBSWY3DPEHPK3PXP", "Latchkey Demo", "alice@example.com")
     const parsed = new URL(uri)
     expect(parsed.protocol).toBe("otpauth:")
@@ -64,7 +64,7 @@ describe("TOTP", () => {
     expect(parsed.searchParams.get("issuer")).toBe("Latchkey Demo")
     expect(parsed.searchParams.get("digits")).toBe("6")
     expect(parsed.searchParams.get("period")).toBe("30")
-    const svg = qrSvg(uri)
+    const svg = await qrSvg(uri)
     expect(svg.startsWith("<svg")).toBe(true)
     expect(svg).not.toMatch(/<script|on\w+=|href/i)
   })

@@ -5,10 +5,9 @@
  * path. Nothing is written before the response verified; the authenticator row (or its new
  * counter) is written once the user is resolved, so a refused link stores nothing either.
  */
-import {
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server"
 import { currentSessionOf } from "../../kernel/account/current-session.js"
@@ -43,6 +42,7 @@ import {
 import { passkeyLimitMessage, requireWebAuthnProvider } from "./provider.js"
 import type { WebAuthnConfig } from "./provider-config.js"
 import { type RelyingParty, relyingParty } from "./relying-party.js"
+import { simpleWebAuthn } from "./simplewebauthn.js"
 
 interface Ceremony {
   ctx: RequestContext
@@ -152,6 +152,7 @@ async function authenticate(
   let newCounter: number
   let userVerified: boolean
   try {
+    const { verifyAuthenticationResponse } = await simpleWebAuthn()
     const verification = await verifyAuthenticationResponse({
       response,
       ...expectations(ceremony),
@@ -201,6 +202,7 @@ async function register(ceremony: Ceremony, response: RegistrationResponseJSON):
   if (current.signedIn) await assertStepUp(ctx.config, current)
   let info: NonNullable<Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"]>
   try {
+    const { verifyRegistrationResponse } = await simpleWebAuthn()
     const verification = await verifyRegistrationResponse({ response, ...expectations(ceremony) })
     if (!verification.verified) throw new Error("attestation")
     info = verification.registrationInfo

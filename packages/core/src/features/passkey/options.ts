@@ -20,7 +20,7 @@
  * Every request counts against per-IP and per-address limits in the configured store
  * (`features/passkey/options-limits.ts`); over a limit the answer is a 429.
  */
-import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
+
 import { currentSessionOf } from "../../kernel/account/current-session.js"
 import { assertStepUp } from "../../kernel/account/step-up.js"
 import { countAccountChange } from "../../kernel/config/account-change-limit.js"
@@ -37,6 +37,7 @@ import { enforcePasskeyOptionsLimits } from "./options-limits.js"
 import { passkeyLimitMessage, requireWebAuthnProvider } from "./provider.js"
 import type { WebAuthnConfig } from "./provider-config.js"
 import { relyingParty } from "./relying-party.js"
+import { simpleWebAuthn } from "./simplewebauthn.js"
 
 export async function webauthnOptionsAction(ctx: RequestContext): Promise<Outcome> {
   const provider = requireWebAuthnProvider(ctx)
@@ -137,6 +138,7 @@ async function authenticationOptions(
 ) {
   const rp = relyingParty(provider, ctx.origin)
   const own = await ownCredentials(ctx, signedIn)
+  const { generateAuthenticationOptions } = await simpleWebAuthn()
   return generateAuthenticationOptions({
     timeout: provider.timeout,
     userVerification: provider.userVerification,
@@ -157,6 +159,7 @@ async function registrationOptions(
   if (own.length >= provider.maxPasskeysPerUser) {
     throw new InvalidRequest(passkeyLimitMessage(provider))
   }
+  const { generateRegistrationOptions } = await simpleWebAuthn()
   return generateRegistrationOptions({
     timeout: provider.timeout,
     attestationType: "none",

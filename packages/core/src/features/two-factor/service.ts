@@ -138,7 +138,7 @@ export async function beginEnrollment(
     (typeof user.name === "string" && user.name) ||
     user.id
   const uri = totpUri(secret, tctx.twoFactor.issuer, label)
-  return { uri, qrSvg: qrSvg(uri), secret }
+  return { uri, qrSvg: await qrSvg(uri), secret }
 }
 
 /**

@@ -4,7 +4,6 @@
  * drift), and says which step matched so the caller can refuse a second use of it.
  */
 import { Secret, TOTP } from "otpauth"
-import { renderSVG } from "uqr"
 
 export const TOTP_PERIOD = 30
 export const TOTP_DIGITS = 6
@@ -32,8 +31,12 @@ export function totpUri(secret: string, issuer: string, label: string): string {
   return totp(secret, issuer, label).toString()
 }
 
-/** The QR code of `uri` as an SVG document. */
-export function qrSvg(uri: string): string {
+/**
+ * The QR code of `uri` as an SVG document. The encoder loads on the first enrollment, not at
+ * start-up: signing in with a code never draws one.
+ */
+export async function qrSvg(uri: string): Promise<string> {
+  const { renderSVG } = await import("uqr")
   return renderSVG(uri, { ecc: "M", border: 2 })
 }
 

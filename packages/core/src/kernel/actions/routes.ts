@@ -4,7 +4,6 @@
  * same handler (the response drops the body). Anything else not listed is a 405; an action no
  * configured feature serves (`password` without the `Password` provider, say) a 400.
  */
-import { getAccountAction, postAccountAction } from "../account-api/routes.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { InvalidProvider, MethodNotAllowed, UnknownAction } from "../errors/errors.js"
 import { featuresOf, type Handler } from "../feature/feature.js"
@@ -33,7 +32,14 @@ const kernelRoutes: Partial<Record<AuthAction, Routes>> = {
   callback: { GET: callbackAction, POST: callbackAction },
   "verify-request": { GET: verifyRequestPage },
   error: { GET: errorPage },
-  account: { GET: getAccountAction, POST: postAccountAction },
+}
+
+/** What brings the feature of an action, for the answer to an app that lacks it. */
+const TURNED_ON_BY: Partial<Record<AuthAction, string>> = {
+  account:
+    "the account API: `account: Account()` from @latchkey/core/account, or Password(), Passkey() or TwoFactor()",
+  password: "the Password provider",
+  "two-factor": "`twoFactor: TwoFactor({ … })` from @latchkey/core/two-factor",
 }
 
 /** The handlers of `action`: the kernel's, else the first configured feature's that has it. */
@@ -62,7 +68,9 @@ export function route(
     return action === "webauthn-options"
       ? new InvalidProvider("No passkey (WebAuthn) provider is configured")
       : new UnknownAction(
-          `Nothing configured answers ${action}: it belongs to a feature this app does not use`,
+          `Nothing configured answers ${action}: it belongs to a feature this app does not use${
+            TURNED_ON_BY[action] ? ` (${TURNED_ON_BY[action]})` : ""
+          }`,
         )
   }
   const served = method === "HEAD" ? "GET" : method

@@ -6,7 +6,12 @@
  */
 import type { AuthError } from "../errors/errors.js"
 import type { WarningCode } from "../errors/warnings.js"
-import { type CarriesFeature, FEATURE, type FeatureIdentity } from "../types/feature-key.js"
+import {
+  ALONGSIDE,
+  type CarriesFeature,
+  FEATURE,
+  type FeatureIdentity,
+} from "../types/feature-key.js"
 import type { ProviderConfig } from "../types/provider.js"
 import type { AuthConfig } from "./auth-config.js"
 
@@ -54,6 +59,14 @@ export function featureOf(value: unknown): ConfigFeature | undefined {
     : undefined
 }
 
+/** Every feature a provider object or a configuration value brings: its own, then those alongside. */
+export function featuresBroughtBy(value: unknown): ConfigFeature[] {
+  const own = featureOf(value)
+  if (!own) return []
+  const alongside = (value as CarriesFeature)[ALONGSIDE]
+  return Array.isArray(alongside) ? [own, ...(alongside as ConfigFeature[])] : [own]
+}
+
 /** The providers `feature` serves. */
 export function providersOf<P extends ProviderConfig>(
   feature: FeatureIdentity,
@@ -62,10 +75,15 @@ export function providersOf<P extends ProviderConfig>(
   return providers.filter((provider) => featureOf(provider) === feature) as P[]
 }
 
-/** `value` carrying `feature` (a new object; the original is left as it is). */
+/**
+ * `value` carrying `feature`, and the features that must come with it (a new object; the
+ * original is left as it is).
+ */
 export function withFeature<T extends object>(
   value: T,
   feature: FeatureIdentity,
+  ...alongside: FeatureIdentity[]
 ): T & CarriesFeature {
-  return Object.assign({}, value, { [FEATURE]: feature })
+  const carried = Object.assign({}, value, { [FEATURE]: feature })
+  return alongside.length > 0 ? Object.assign(carried, { [ALONGSIDE]: alongside }) : carried
 }

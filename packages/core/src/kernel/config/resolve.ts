@@ -34,7 +34,7 @@ import type {
   SessionRevocationMode,
   SessionStrategy,
 } from "./auth-config.js"
-import { type ConfigFeature, type ConfigReport, featureOf } from "./features.js"
+import { type ConfigFeature, type ConfigReport, featuresBroughtBy } from "./features.js"
 import { warnIfPerIsolate } from "./isolate-warning.js"
 
 export const DEFAULT_BASE_PATH = "/auth"
@@ -108,13 +108,8 @@ function collectFeatures(
   providers: readonly ProviderConfig[],
 ): ConfigFeature[] {
   const found = new Set<ConfigFeature>()
-  for (const provider of providers) {
-    const feature = featureOf(provider)
-    if (feature) found.add(feature)
-  }
-  for (const value of Object.values(config)) {
-    const feature = featureOf(value)
-    if (feature) found.add(feature)
+  for (const value of [...providers, ...Object.values(config)]) {
+    for (const feature of featuresBroughtBy(value)) found.add(feature)
   }
   return [...found]
 }

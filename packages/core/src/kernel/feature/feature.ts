@@ -27,7 +27,7 @@ import type { ProviderConfig } from "../types/provider.js"
 import type { Account, Profile, User } from "../types/records.js"
 
 export type { ConfigFeature, ConfigReport, FeatureCheckInput } from "../config/features.js"
-export { type CarriesFeature, FEATURE } from "../types/feature-key.js"
+export { ALONGSIDE, type CarriesFeature, FEATURE } from "../types/feature-key.js"
 export type { SessionHooks }
 export { providersOf, withFeature }
 

@@ -11,7 +11,15 @@ export interface FeatureIdentity {
   readonly id: string
 }
 
+/**
+ * The key under which such a value carries the features that must come with its own: the
+ * account API with `Password()`, whose password changes are account changes. Set by the
+ * entries that build the value (features never import each other).
+ */
+export const ALONGSIDE: unique symbol = Symbol.for("latchkey.features-alongside")
+
 /** A value that brings a feature with it: a provider object, `twoFactor: TwoFactor(…)`. */
 export interface CarriesFeature {
   readonly [FEATURE]?: FeatureIdentity
+  readonly [ALONGSIDE]?: readonly FeatureIdentity[]
 }

@@ -5,14 +5,18 @@
  * `LastSignInMethod`.
  */
 
-import { requireMethods } from "../account/adapter-support.js"
-import { countSignInMethods } from "../account/sign-in-methods.js"
-import type { ResolvedConfig } from "../config/resolve.js"
-import { InvalidProvider, InvalidRequest, LastSignInMethod } from "../errors/errors.js"
-import { type AccountOpInput, type AccountOp as FeatureOp, featuresOf } from "../feature/feature.js"
-import { moveAccountState } from "../grants/account-state.js"
-import type { Adapter } from "../types/adapters.js"
-import type { ResponseCookie } from "../types/cookies.js"
+import { requireMethods } from "../../kernel/account/adapter-support.js"
+import { countSignInMethods } from "../../kernel/account/sign-in-methods.js"
+import type { ResolvedConfig } from "../../kernel/config/resolve.js"
+import { InvalidProvider, InvalidRequest, LastSignInMethod } from "../../kernel/errors/errors.js"
+import {
+  type AccountOpInput,
+  type AccountOp as FeatureOp,
+  featuresOf,
+} from "../../kernel/feature/feature.js"
+import { moveAccountState } from "../../kernel/grants/account-state.js"
+import type { Adapter } from "../../kernel/types/adapters.js"
+import type { ResponseCookie } from "../../kernel/types/cookies.js"
 import {
   jwtSessionsUnsupported,
   notFound,
@@ -97,7 +101,10 @@ export function assertOpSupported(op: AccountOp, config: ResolvedConfig): void {
     requireMethods(config, (answered.needs?.(config) ?? []) as readonly (keyof Adapter)[])
     return
   }
-  const needs: Record<KernelOp, readonly (keyof import("../types/adapters.js").Adapter)[]> = {
+  const needs: Record<
+    KernelOp,
+    readonly (keyof import("../../kernel/types/adapters.js").Adapter)[]
+  > = {
     "passkey-rename": ["renameAuthenticator"],
     "passkey-delete": [
       "listAuthenticatorsByUserId",

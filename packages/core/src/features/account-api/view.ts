@@ -3,14 +3,14 @@
  * when the adapter (or, for JWT sessions, the revocation setting) cannot provide it.
  */
 
-import { hasMethods } from "../account/adapter-support.js"
-import type { AccountUser } from "../account/current-session.js"
-import type { RecentAuthFacts } from "../account/recent-auth.js"
-import { recentAuthVerdict } from "../account/recent-auth.js"
-import type { ResolvedConfig } from "../config/resolve.js"
-import { featuresOf } from "../feature/feature.js"
-import { nowSeconds } from "../runtime/time.js"
-import type { AdapterAccount, AdapterAuthenticator } from "../types/adapters.js"
+import { hasMethods } from "../../kernel/account/adapter-support.js"
+import type { AccountUser } from "../../kernel/account/current-session.js"
+import type { RecentAuthFacts } from "../../kernel/account/recent-auth.js"
+import { recentAuthVerdict } from "../../kernel/account/recent-auth.js"
+import type { ResolvedConfig } from "../../kernel/config/resolve.js"
+import { featuresOf } from "../../kernel/feature/feature.js"
+import { nowSeconds } from "../../kernel/runtime/time.js"
+import type { AdapterAccount, AdapterAuthenticator } from "../../kernel/types/adapters.js"
 import { type DeviceSession, listDeviceSessions } from "./device-sessions.js"
 
 export interface AccountView {

@@ -8,12 +8,12 @@
  *   works whatever `session.revocation` says.
  */
 
-import { hasMethods, requireMethods } from "../account/adapter-support.js"
-import type { ResolvedConfig } from "../config/resolve.js"
-import { AccountItemNotFound, NotSupportedByAdapter } from "../errors/errors.js"
-import { type KeptSession, moveAccountState } from "../grants/account-state.js"
-import { revocationBackend, tokenLifetime } from "../revocation/index.js"
-import { nowSeconds } from "../runtime/time.js"
+import { hasMethods, requireMethods } from "../../kernel/account/adapter-support.js"
+import type { ResolvedConfig } from "../../kernel/config/resolve.js"
+import { AccountItemNotFound, NotSupportedByAdapter } from "../../kernel/errors/errors.js"
+import { type KeptSession, moveAccountState } from "../../kernel/grants/account-state.js"
+import { revocationBackend, tokenLifetime } from "../../kernel/revocation/index.js"
+import { nowSeconds } from "../../kernel/runtime/time.js"
 
 export interface DeviceSession {
   /** Public id: the `sid` of a JWT session, the row id of a database session. */

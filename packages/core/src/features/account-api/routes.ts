@@ -10,18 +10,23 @@
  * except a failed CSRF check, which never redirects (a 403 page, as everywhere else).
  */
 
-import { warnMissingOnce } from "../account/adapter-support.js"
-import { currentSession, keptSession } from "../account/current-session.js"
-import { assertStepUp } from "../account/step-up.js"
-import { countAccountChange } from "../config/account-change-limit.js"
-import { requireCsrf } from "../csrf/require.js"
-import { AuthError, CallbackRouteError, SessionRequired, UnknownAction } from "../errors/errors.js"
-import { addCookies, type RequestContext } from "../http/context.js"
-import { errorOutcome } from "../http/error-outcome.js"
-import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../http/outcome.js"
-import { publicError } from "../http/public-error.js"
-import { sessionContext } from "../session/from-request.js"
-import { toLocation } from "../urls/redirect.js"
+import { warnMissingOnce } from "../../kernel/account/adapter-support.js"
+import { currentSession, keptSession } from "../../kernel/account/current-session.js"
+import { assertStepUp } from "../../kernel/account/step-up.js"
+import { countAccountChange } from "../../kernel/config/account-change-limit.js"
+import { requireCsrf } from "../../kernel/csrf/require.js"
+import {
+  AuthError,
+  CallbackRouteError,
+  SessionRequired,
+  UnknownAction,
+} from "../../kernel/errors/errors.js"
+import { addCookies, type RequestContext } from "../../kernel/http/context.js"
+import { errorOutcome } from "../../kernel/http/error-outcome.js"
+import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../../kernel/http/outcome.js"
+import { publicError } from "../../kernel/http/public-error.js"
+import { sessionContext } from "../../kernel/session/from-request.js"
+import { toLocation } from "../../kernel/urls/redirect.js"
 import { ACCOUNT_OPS, assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { accountView } from "./view.js"
 
