@@ -21,8 +21,41 @@ import { DEFAULT_EMAIL_MAX_AGE } from "../kernel/grants/link-token.js"
 
 export type NodemailerUserConfig = EmailUserConfig
 
-/** The module name, as a value: see `deliverWithNodemailer`. */
+/** The module names, as values: see `loadNodemailer`. */
 const NODEMAILER = "nodemailer"
+const NODE_MODULE = "node:module"
+const NODE_URL = "node:url"
+
+type NodemailerModule = typeof import("nodemailer")
+
+/**
+ * nodemailer, through a specifier bundlers cannot follow: it (and the node:* modules it imports)
+ * stays out of the bundles of the edge runtimes, where a `Password` provider with its own
+ * `sendPasswordMail` never calls this. workerd refuses a bundle that names a module it lacks
+ * even when nothing imports it at run time (a Cloudflare Pages app failed to start).
+ *
+ * Such a specifier is resolved from the file that runs it, which in an app's server build is the
+ * app's bundle, not `@latchkey/core`. Where npm nested nodemailer under `@latchkey/core` (another
+ * package's peer range for it took the top-level slot: `@auth/core` in a migrating app), it is
+ * not found from there; it is then resolved from `@latchkey/core`'s own directory.
+ */
+async function loadNodemailer(): Promise<NodemailerModule> {
+  try {
+    return (await import(/* @vite-ignore */ NODEMAILER)) as NodemailerModule
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND") throw error
+    const { createRequire } = (await import(
+      /* @vite-ignore */ NODE_MODULE
+    )) as typeof import("node:module")
+    const fromHere = createRequire(import.meta.url)
+    const core = fromHere.resolve("@latchkey/core/package.json")
+    const nested = createRequire(core).resolve(NODEMAILER)
+    const { pathToFileURL } = (await import(
+      /* @vite-ignore */ NODE_URL
+    )) as typeof import("node:url")
+    return (await import(/* @vite-ignore */ pathToFileURL(nested).href)) as NodemailerModule
+  }
+}
 
 /** Used when no `from` is configured. Set your own: most servers refuse other domains. */
 export const DEFAULT_FROM = "Latchkey <no-reply@localhost>"
@@ -104,13 +137,7 @@ export async function deliverWithNodemailer(
   to: string,
   message: { subject: string; text: string; html: string },
 ): Promise<{ rejected?: unknown[]; pending?: unknown[] }> {
-  // A specifier bundlers cannot follow: nodemailer (and the node:* modules it imports) stays
-  // out of the bundles of the edge runtimes, where a `Password` provider with its own
-  // `sendPasswordMail` never calls this. workerd refuses a bundle that names a module it lacks
-  // even when nothing imports it at run time (a Cloudflare Pages app failed to start).
-  const { createTransport } = (await import(
-    /* @vite-ignore */ NODEMAILER
-  )) as typeof import("nodemailer")
+  const { createTransport } = await loadNodemailer()
   const transport = createTransport(server)
   try {
     // The address as an object, so nodemailer does not parse it as an address list.
