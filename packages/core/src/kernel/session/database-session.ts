@@ -66,7 +66,7 @@ export async function readDatabaseSession(
     const due = updateAge === 0 || dueAt <= nowMs
     if (await endedByStamp(sctx, sessionToken, found.user.id, due)) {
       await adapter.deleteSession!(sessionToken)
-      logger.warn("session-revoked", "(reason: the account's state moved)")
+      logger.event("session-revoked", "(reason: the account's state moved)")
       return { session: null, cookies: clearSessionCookies(options, present) }
     }
     if (due) {
