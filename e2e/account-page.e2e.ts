@@ -261,6 +261,8 @@ describe("linked sign-in methods", () => {
       const { context, page } = await sameSession(signedIn.context, base, js)
       await page.goto("/account/")
       expect(await page.locator('[data-testid="linked-account"]').count()).toBe(1)
+      // This demo has no email sign-in: no email link is listed.
+      expect(await page.locator('[data-testid="email-link-method"]').count()).toBe(0)
       await submit(page, '[data-testid="unlink"]', '[data-testid="unlink-error"]')
       expect(await page.getAttribute('[data-testid="account-error-type"]', "data-type")).toBe(
         "LastSignInMethod",
@@ -289,11 +291,20 @@ describe("linked sign-in methods", () => {
     const { context, page } = await open(browser, base)
     await signInWithOidc(page, base)
     expect(await page.locator('[data-testid="linked-account"]').count()).toBe(1)
+    // The provider proved the address, and email links are on: the link is a way in, listed.
+    const emailLink = page.locator('[data-testid="email-link-method"]')
+    expect(await emailLink.textContent()).toMatch(/Email link.*to oidc-.*@example\.org/)
+    expect(await page.textContent('[data-testid="email-link-why"]')).toContain(
+      "change your email address",
+    )
     // The account row holds the provider's tokens; the page shows provider and id only.
     const html = await (await page.request.get("/account/")).text()
     expect(html).not.toMatch(/access_token|refresh_token|id_token|expires_at/)
     await submit(page, '[data-testid="unlink"]', '[data-testid="unlink-done"]')
     await page.waitForSelector('[data-testid="no-linked-accounts"]')
+    // No provider left, no password, no passkey: the page still shows the way in.
+    await page.goto("/account/")
+    expect(await page.locator('[data-testid="email-link-method"]').count()).toBe(1)
     await context.close()
   })
 })
