@@ -77,9 +77,9 @@ export const WARNING_TEXT: Readonly<Record<LogCode, string>> = Object.freeze({
   "experimental-webauthn":
     "Passkeys (experimental.enableWebAuthn) are experimental: their options and storage may change in a minor release.",
   "session-unreadable":
-    "A session cookie could not be used (expired, damaged, signed with a secret no longer configured, or its row is gone); it was treated as signed out and cleared. Expected after a secret change; otherwise check that every instance has the same AUTH_SECRET.",
+    "A session cookie could not be used (expired, damaged, or signed with a secret no longer configured); it was treated as signed out and cleared. Expected after a secret change; otherwise check that every instance has the same AUTH_SECRET.",
   "session-revoked":
-    "A revoked or over-age session was refused and its cookie cleared (signed out elsewhere, signed out everywhere, or past session.absoluteMaxAge). Expected after a sign-out; nothing to do. A user event, logged at debug.",
+    "A revoked or over-age session was refused and its cookie cleared (signed out elsewhere, signed out everywhere, its database row gone or expired, or past session.absoluteMaxAge). Expected after a sign-out; nothing to do. A user event, logged at debug.",
   "secret-weak":
     "The secret is shorter than 32 bytes: production refuses it. Run `npx latchkey secret` and set the result as AUTH_SECRET.",
   "env-url-basepath-redundant":

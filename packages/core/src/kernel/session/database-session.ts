@@ -56,7 +56,9 @@ export async function readDatabaseSession(
     const nowMs = Date.now()
     if (!found || found.session.expires.valueOf() <= nowMs) {
       if (found) await adapter.deleteSession!(sessionToken)
-      logger.warn("session-unreadable")
+      // The row ended (signed out on another device, every device, or it expired): a user
+      // event, not a cookie nobody can read.
+      logger.event("session-revoked", "(reason: its database row is gone or expired)")
       return { session: null, cookies: clearSessionCookies(options, present) }
     }
     const { maxAge, updateAge } = config.session
