@@ -309,6 +309,39 @@ describe("linked sign-in methods", () => {
   })
 })
 
+/**
+ * Sign in on the sign-in page `page` shows, then make the change `button` submits: it must go
+ * through, and the account page must not ask to sign in again. Both hold only while the sign-in
+ * is recent, for STALE_AFTER seconds by the server's clock, which starts no earlier than this
+ * function does. On a loaded machine the sign-in, the page and the change can outlast that
+ * window: a change refused after it proves nothing, so the user signs in again (at most three
+ * times). A change refused inside it, or a prompt shown inside it, fails the test.
+ */
+async function changeWhileRecent(
+  page: Page,
+  user: { email: string; password: string },
+  button: string,
+  testId: string,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const from = Date.now()
+    await submitSignIn(page, user, "/account/")
+    const prompted = await page.locator('[data-testid="reauth-hint"]').count()
+    await clickAndLoad(page, button)
+    await page.waitForSelector(`[data-testid="${testId}-done"], [data-testid="${testId}-error"]`)
+    const done = (await page.locator(`[data-testid="${testId}-done"]`).count()) === 1
+    const inWindow = Date.now() - from < STALE_AFTER * 1000
+    if (inWindow || done) {
+      if (inWindow) expect(prompted).toBe(0)
+      expect(done).toBe(true)
+      return
+    }
+    if (attempt === 3)
+      throw new Error(`three sign-ins in a row outlasted the ${STALE_AFTER} s window`)
+    await page.goto("/signin/?callbackUrl=%2Faccount%2F&reauth=1")
+  }
+}
+
 describe.each(["database", "jwt"])(
   `a sign-in older than the recent window (${STALE_AFTER} s, %s sessions)`,
   (sessions) => {
@@ -351,9 +384,7 @@ describe.each(["database", "jwt"])(
         expect(signInUrl.searchParams.get("reauth")).toBe("1")
         expect(signInUrl.searchParams.get("callbackUrl")).toBe("/account/")
         await a.page.waitForSelector('[data-testid="reauth-notice"]')
-        await submitSignIn(a.page, user, "/account/")
-        expect(await a.page.locator('[data-testid="reauth-hint"]').count()).toBe(0)
-        await submit(a.page, revoke, '[data-testid="device-revoke-done"]')
+        await changeWhileRecent(a.page, user, revoke, "device-revoke")
         await b.page.goto("/account/")
         expect(new URL(b.page.url()).pathname).toBe("/signin/")
         await Promise.all([a.context.close(), b.context.close()])
