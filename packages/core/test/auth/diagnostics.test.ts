@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { Account } from "../../src/account.js"
 import { Auth } from "../../src/index.js"
 import { StoreError } from "../../src/kernel/errors/errors.js"
 import { isUserEvent, type LogCode, WARNING_TEXT } from "../../src/kernel/errors/warnings.js"
@@ -215,8 +216,12 @@ describe("warnings: once per cause, with a sentence", () => {
 describe("user events are not warnings", () => {
   // The visit of the issue: a signed-out browser opens an account page, whose loader asks
   // GET /auth/account. Every visit of the kind printed `[latchkey][warn][account-refused]`.
+  // The account API is on, as the Qwik bindings always turn it on.
   const signedOutAccountVisit = (config: AuthConfig) =>
-    Auth(req("/auth/account", { headers: { accept: "application/json" } }), config)
+    Auth(req("/auth/account", { headers: { accept: "application/json" } }), {
+      ...config,
+      account: Account(),
+    })
 
   it("a signed-out GET /auth/account is a debug line naming SessionRequired, no warning", async () => {
     const rec = recordingLogger()
