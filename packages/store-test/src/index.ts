@@ -18,6 +18,7 @@ import type { Store } from "@latchkey/core/store"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { withinTtl } from "./within-ttl.js"
 
+export { watchStalls } from "./stalls.js"
 export { type FittingRun, withinTtl } from "./within-ttl.js"
 
 export interface StoreContractOptions {
