@@ -127,7 +127,6 @@ describe("demo: a squatted address", () => {
           ((await attacker.page.locator('[data-testid="passkey-error"]').count()) > 0
             ? "shown"
             : null),
-        { timeout: 20_000 },
       )
       .not.toBeNull()
     expect(await sessionEmail(attacker.page)).toBeNull()

@@ -235,7 +235,7 @@ describe("the local OpenID Provider", () => {
     const html = await page.content()
     expect(html).not.toMatch(/access_token|refresh_token/)
     await context.close()
-  }, 40_000)
+  })
 
   it("refuses to link an OIDC identity to an existing password account", async () => {
     const { context, page } = await openPage()

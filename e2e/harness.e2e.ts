@@ -1,6 +1,7 @@
 /**
  * The browser tests' own helpers, where a wrong one makes other suites flaky rather than fail:
- * waiting for a form's answer without JavaScript, and a port held until its server starts.
+ * waiting for a form's answer without JavaScript, a port held until its server starts, and
+ * polls that wait for a page as long as the other waits do.
  */
 import { createServer, type Server } from "node:http"
 import { type AddressInfo, createServer as createTcpServer } from "node:net"
@@ -65,4 +66,10 @@ it("reservePort holds the port until startCommand starts a server on it", async 
   } finally {
     await server.stop()
   }
+})
+
+it("expect.poll waits longer than Vitest's 1 s default: the config's poll timeout applies", async () => {
+  // A page's answer to a click under load, as the polls of the browser tests wait for it.
+  const ready = Date.now() + 1_500
+  await expect.poll(() => Date.now() >= ready).toBe(true)
 })

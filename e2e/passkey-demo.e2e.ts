@@ -46,7 +46,7 @@ describe("demo: passkeys", () => {
     await page.goto("/signin/")
     await press(page, '[data-testid="passkey-signin"]')
     await expect
-      .poll(() => page.locator('[data-testid="passkey-error"]').textContent(), { timeout: 20_000 })
+      .poll(() => page.locator('[data-testid="passkey-error"]').textContent())
       .toMatch(/cancelled or timed out/)
     const session = await page.request.get("/auth/session")
     expect(await session.json()).toBeNull()

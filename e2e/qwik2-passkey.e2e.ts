@@ -148,9 +148,7 @@ for (const mode of ["dev", "production"] as const) {
       await page.goto("/")
       await press(page, '[data-testid="signin"]')
       await expect
-        .poll(() => page.locator('[data-testid="passkey-error"]').textContent(), {
-          timeout: 20_000,
-        })
+        .poll(() => page.locator('[data-testid="passkey-error"]').textContent())
         .toMatch(/cancelled or timed out/)
       expect(await sessionEmail(page)).toBeNull()
       await context.close()

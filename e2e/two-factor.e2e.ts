@@ -119,7 +119,7 @@ for (const mode of ["dev", "production"] as const) {
         // waitForFunction checks once and never again.
         await page.locator('[data-testid="two-factor-state"]', { hasText: /^off$/ }).waitFor()
         await context.close()
-      }, 60_000)
+      })
     }
   })
 }

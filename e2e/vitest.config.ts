@@ -33,7 +33,18 @@ const initFiles = ["init.e2e.ts", "init-choices.e2e.ts"]
 // Generous: on a loaded machine (CI beside other jobs, or the projects side by side on two
 // cores) a browser flow that takes 5 s idle can take 30; a timeout must mean a hang, not a
 // busy machine.
-const shared = { root, environment: "node", testTimeout: 90_000, hookTimeout: 180_000 } as const
+//
+// `expect.poll` gives up after 1 s unless told otherwise: a timing threshold, and what the
+// polls here wait for is a page's answer to a click (an action, a loader re-run, a `load`
+// event), which a loaded machine takes longer than that to give. They wait as long as
+// Playwright's own waits (`waitFor`, `waitForURL`: 30 s); a value that never comes still fails.
+const shared = {
+  root,
+  environment: "node",
+  testTimeout: 90_000,
+  hookTimeout: 180_000,
+  expect: { poll: { timeout: 30_000 } },
+} as const
 
 export default defineConfig({
   test: {

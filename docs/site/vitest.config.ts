@@ -9,5 +9,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 240_000,
+    // `expect.poll` gives up after 1 s by default; a page rendering under load can take longer.
+    // As long as Playwright's own waits (30 s): a value that never comes still fails.
+    expect: { poll: { timeout: 30_000 } },
   },
 })

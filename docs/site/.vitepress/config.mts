@@ -60,6 +60,7 @@ export default defineConfig({
         text: "Reference",
         items: [
           { text: "Configuration", link: "/reference/configuration" },
+          { text: "Provider presets", link: "/reference/providers" },
           { text: "Log codes", link: "/reference/log-codes" },
           { text: "Build-time warnings", link: "/reference/build-warnings" },
           { text: "Security model", link: "/security" },

@@ -69,6 +69,7 @@ it("reaches every page of the sidebar, and every page from the home page", () =>
   expected.push("/guides/email-links", "/guides/oauth", "/guides/credentials", "/sessions")
   expected.push("/deploying", "/qwik2", "/account", "/migrating", "/reference/configuration")
   expected.push("/reference/log-codes", "/reference/build-warnings", "/token", "/security")
+  expected.push("/reference/providers")
   expected.push("/benchmarks", "/design/", "/design/address-ownership", "/design/store-contract")
   expected.push("/design/pending-grants", "/design/kernel-and-features", "/design/organizations")
   expect([...pages.keys()].sort()).toEqual(expect.arrayContaining(expected.sort()))

@@ -20,6 +20,7 @@ import type { AccountOptions } from "./kernel/types/account-options.js"
 export type { DeviceSession } from "./features/account-api/device-sessions.js"
 export type { AccountOp } from "./features/account-api/operations.js"
 export type { AccountView, LinkedAccountView, PasskeyView } from "./features/account-api/view.js"
+export type { EmailLinkMethod } from "./kernel/account/sign-in-methods.js"
 export type { AccountOptions }
 
 /** The `account` option, with the account API that serves it. */

@@ -36,6 +36,7 @@ export {
   recentAuthVerdict,
 } from "./kernel/account/recent-auth.js"
 export { type RecentAuthSession, requireRecentAuth } from "./kernel/account/require-recent-auth.js"
+export type { EmailLinkMethod } from "./kernel/account/sign-in-methods.js"
 export { setEnvDefaults } from "./kernel/config/env.js"
 export { skipCSRFCheck } from "./kernel/csrf/skip.js"
 export { AuthError, CredentialsSignin } from "./kernel/errors/errors.js"

@@ -8,7 +8,6 @@ import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
 import { promisify } from "node:util"
 import { createCluster } from "@redis/client"
@@ -253,22 +252,6 @@ export function useTestCluster(scope: "file" | "test") {
     },
     onStop(close: () => unknown) {
       closers.push(close)
-    },
-  }
-}
-
-/**
- * The longest this process's event loop stalled between `start` and `stop()`, in ms: time a
- * busy machine did not run the test at all, which no store can prevent and a time bound of a
- * test must allow for.
- */
-export function watchStalls(): { stop(): number } {
-  const delays = monitorEventLoopDelay({ resolution: 10 })
-  delays.enable()
-  return {
-    stop() {
-      delays.disable()
-      return delays.max / 1e6
     },
   }
 }

@@ -15,11 +15,12 @@
  */
 import { setTimeout as sleep } from "node:timers/promises"
 import { StoreTimeout } from "@latchkey/core/errors"
+import { watchStalls } from "@latchkey/store-test"
 import { createClient } from "@redis/client"
 import { describe, expect, it } from "vitest"
 import { RedisStore, type RedisStoreOptions } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
-import { type ClusterNode, connectCluster, useTestCluster, watchStalls } from "./cluster-helpers.js"
+import { type ClusterNode, connectCluster, useTestCluster } from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
 
 /** A node-redis client to one node, for the test's own questions (opened before counting). */

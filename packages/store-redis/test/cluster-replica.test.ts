@@ -8,10 +8,11 @@
  */
 import { setTimeout as sleep } from "node:timers/promises"
 import { StoreError } from "@latchkey/core/errors"
+import { watchStalls } from "@latchkey/store-test"
 import { describe, expect, it } from "vitest"
 import { RedisStore, type RedisStoreOptions } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
-import { type ClusterNode, useTestCluster, watchStalls } from "./cluster-helpers.js"
+import { type ClusterNode, useTestCluster } from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
 
 /** The median and the largest of some durations, in whole ms. */

@@ -8,16 +8,11 @@
  */
 import { setTimeout as sleep } from "node:timers/promises"
 import { StoreError, StoreTimeout } from "@latchkey/core/errors"
-import { runStoreContract } from "@latchkey/store-test"
+import { runStoreContract, watchStalls } from "@latchkey/store-test"
 import { describe, expect, it } from "vitest"
 import { RedisStore } from "../src/index.js"
 import { keySlot } from "../src/key-slot.js"
-import {
-  type ClusterClient,
-  connectCluster,
-  useTestCluster,
-  watchStalls,
-} from "./cluster-helpers.js"
+import { type ClusterClient, connectCluster, useTestCluster } from "./cluster-helpers.js"
 import { hasRedisServer, uniquePrefix } from "./helpers.js"
 
 if (!hasRedisServer) {

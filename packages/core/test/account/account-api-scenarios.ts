@@ -11,6 +11,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { Auth, requireRecentAuth } from "../../src/index.js"
 import type { Adapter } from "../../src/kernel/types/adapters.js"
 import GitHub from "../../src/providers/github.js"
+import Nodemailer from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"
 import { MemoryStore } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -213,6 +214,38 @@ export function accountApiScenarios(o: { name: string; adapter: () => Promise<Ad
         expect((await b.account()).body.accounts).toEqual([])
       })
 
+      it("the email link is a way in once the address is proven: GET /account lists it, and the last passkey may go", async () => {
+        const mailed: string[] = []
+        const email = Nodemailer({
+          sendVerificationRequest: async ({ identifier }) => void mailed.push(identifier),
+        })
+        const { config, adapter } = await setup(strategy, { providers: [Passkey(), email] })
+        const { browser: b, user } = await signUp(config, "ann@example.com")
+        await adapter.updateUser!({ id: user.id, emailVerified: null })
+        const unproven = (await b.account()).body
+        expect(unproven.emailLink).toBeNull()
+        // Not proven: the passkey is the only way in.
+        const only = await b.op("passkey-delete", { id: unproven.passkeys[0].id })
+        expect([only.status, only.body.error]).toEqual([409, "LastSignInMethod"])
+
+        await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+        const proven = (await b.account()).body
+        expect(proven.emailLink).toEqual({ provider: "nodemailer", email: "ann@example.com" })
+        expect((await b.op("passkey-delete", { id: proven.passkeys[0].id })).status).toBe(200)
+        // With no passkey and no provider account left, the page still has a way in to show.
+        const after = (await b.account()).body
+        expect([after.passkeys, after.accounts]).toEqual([[], []])
+        expect(after.emailLink).toEqual({ provider: "nodemailer", email: "ann@example.com" })
+        expect(mailed).toEqual([])
+      })
+
+      it("no email provider, no email link, whatever the address", async () => {
+        const { config, adapter } = await setup(strategy)
+        const { browser: b, user } = await signUp(config, "ann@example.com")
+        await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+        expect((await b.account()).body.emailLink).toBeNull()
+      })
+
       it("a credentials provider counts only when account.hasCredentials says so", async () => {
         const withPassword = await setup(strategy, {
           providers: [Passkey(), credentialsProvider()],
@@ -278,10 +311,12 @@ export function accountApiScenarios(o: { name: string; adapter: () => Promise<Ad
         const bobPasskey = (await bob.browser.account()).body.passkeys[0].id
         await alice.browser.op("passkey-delete", { id: bobPasskey })
         await alice.browser.op("passkey-delete", { id: "x" }, { "sec-fetch-site": "cross-site" })
-        const refusals = rec.calls.filter((c) => c.args[0] === "account-refused")
-        expect(refusals).toHaveLength(2)
-        expect(String(refusals[0]!.args[1])).toContain("AccountItemNotFound")
-        expect(String(refusals[1]!.args[1])).toContain("MissingCSRF")
+        // User events: debug lines, never warnings.
+        expect(rec.warnings()).not.toContain("account-refused")
+        const refusals = rec.calls.filter((c) => String(c.args[0]).startsWith("[account-refused]"))
+        expect(refusals.map((c) => c.level)).toEqual(["debug", "debug"])
+        expect(String(refusals[0]!.args[0])).toContain("AccountItemNotFound")
+        expect(String(refusals[1]!.args[0])).toContain("MissingCSRF")
         const logged = JSON.stringify(rec.calls.map((c) => c.args.map(String)))
         for (const value of [...alice.browser.cookies.values(), ...bob.browser.cookies.values()]) {
           expect(logged).not.toContain(value)

@@ -1,14 +1,15 @@
 /**
- * Diagnostics a person can act on, at `Auth()` level: wrong passwords are user events (warn,
- * never the password), a store outage is not a lockout (503 + Retry-After), a lockout says how
+ * Diagnostics a person can act on, at `Auth()` level: wrong passwords are failed attempts (warn,
+ * never the password), user events (signed out, revoked) are debug lines and never warnings, a store outage is not a lockout (503 + Retry-After), a lockout says how
  * long, warnings carry a sentence and appear once per cause, a host that is not AUTH_URL's is
  * named, and the missing-secret error says how to make one.
  */
 import { readFileSync } from "node:fs"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { Account } from "../../src/account.js"
 import { Auth } from "../../src/index.js"
 import { StoreError } from "../../src/kernel/errors/errors.js"
-import { WARNING_TEXT } from "../../src/kernel/errors/warnings.js"
+import { isUserEvent, type LogCode, WARNING_TEXT } from "../../src/kernel/errors/warnings.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -26,6 +27,13 @@ afterEach(() => {
   vi.unstubAllEnvs()
   vi.restoreAllMocks()
 })
+
+const USER_EVENT_CODES: readonly LogCode[] = [
+  "session-revoked",
+  "reauthentication-required",
+  "account-refused",
+  "password-refused",
+]
 
 const wrong = { username: "alice", password: "not-the-password-8c1f" }
 
@@ -175,7 +183,7 @@ describe("warnings: once per cause, with a sentence", () => {
     expect(webauthn[0]).toMatch(/\[experimental-webauthn\] Passkeys .* are experimental/)
   })
 
-  it("session-revoked: once per reason, each with what it means", async () => {
+  it("session-revoked: a user event, at debug with what it means, never a warning", async () => {
     const rec = recordingLogger()
     const config = jwtConfig(
       { store: new MemoryStore(), logger: rec.logger },
@@ -185,10 +193,13 @@ describe("warnings: once per cause, with a sentence", () => {
     const stolen = copyJar(jar)
     await signOut(config, jar)
     for (let i = 0; i < 3; i++) expect(await readSession(config, copyJar(stolen))).toBeNull()
-    const revoked = rec.calls.filter((c) => c.level === "warn" && c.args[0] === "session-revoked")
-    expect(revoked).toHaveLength(1)
-    expect(String(revoked[0]!.args[1])).toMatch(
-      /^A revoked or over-age session .*this session signed out/,
+    expect(rec.warnings()).toEqual([])
+    const revoked = rec.calls.filter(
+      (c) => c.level === "debug" && String(c.args[0]).startsWith("[session-revoked]"),
+    )
+    expect(revoked).toHaveLength(3)
+    expect(String(revoked[0]!.args[0])).toMatch(
+      /^\[session-revoked\] A revoked or over-age session .*this session signed out/,
     )
   })
 
@@ -199,6 +210,47 @@ describe("warnings: once per cause, with a sentence", () => {
       .sort()
     expect(listed).toEqual(Object.keys(WARNING_TEXT).sort())
     for (const text of Object.values(WARNING_TEXT)) expect(text).toMatch(/^[A-Z`].{30,}\.$/)
+  })
+})
+
+describe("user events are not warnings", () => {
+  // The visit of the issue: a signed-out browser opens an account page, whose loader asks
+  // GET /auth/account. Every visit of the kind printed `[latchkey][warn][account-refused]`.
+  // The account API is on, as the Qwik bindings always turn it on.
+  const signedOutAccountVisit = (config: AuthConfig) =>
+    Auth(req("/auth/account", { headers: { accept: "application/json" } }), {
+      ...config,
+      account: Account(),
+    })
+
+  it("a signed-out GET /auth/account is a debug line naming SessionRequired, no warning", async () => {
+    const rec = recordingLogger()
+    const res = await signedOutAccountVisit(makeConfig({ logger: rec.logger }))
+    expect(res.status).toBe(401)
+    expect(rec.warnings()).toEqual([])
+    expect(rec.calls.filter((c) => c.level === "error")).toEqual([])
+    const events = rec.calls.filter((c) => c.level === "debug").map((c) => String(c.args[0]))
+    expect(events.filter((l) => l.startsWith("[account-refused]"))).toEqual([
+      expect.stringContaining("SessionRequired"),
+    ])
+  })
+
+  it("with the console logger and debug off, the visit prints nothing", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
+    const debug = vi.spyOn(console, "debug").mockImplementation(() => {})
+    const { logger: _recording, ...config } = makeConfig()
+    for (let i = 0; i < 3; i++) await signedOutAccountVisit(config)
+    expect(warn).not.toHaveBeenCalled()
+    expect(debug).not.toHaveBeenCalled()
+  })
+
+  it("every user-event code has its sentence, and none is a warning code", () => {
+    for (const code of USER_EVENT_CODES) {
+      expect(isUserEvent(code)).toBe(true)
+      expect(WARNING_TEXT[code]).toMatch(/A user event, logged at debug\.$/)
+    }
+    const warnings = Object.keys(WARNING_TEXT).filter((c) => !isUserEvent(c as LogCode))
+    for (const code of warnings) expect(WARNING_TEXT[code as LogCode]).not.toMatch(/user event/)
   })
 })
 

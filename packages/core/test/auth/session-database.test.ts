@@ -114,7 +114,7 @@ describe("database sessions", () => {
     expect(await adapter.getSessionAndUser!(token)).toBeNull()
   })
 
-  it("a deleted row is an unreadable session: null, cookie cleared, warning", async () => {
+  it("a deleted row (signed out elsewhere) is a user event: null, cookie cleared, no warning", async () => {
     const rec = recordingLogger()
     const { adapter, config } = await setup({ logger: rec.logger })
     const { jar } = await signInWithCredentials(Auth, config)
@@ -122,7 +122,9 @@ describe("database sessions", () => {
     const r = await getSession(req("/", { jar }), config)
     expect(r.session).toBeNull()
     expect(r.cookies[0]).toMatchObject({ name: NAME, value: "" })
-    expect(rec.warnings()).toEqual(["session-unreadable"])
+    expect(rec.warnings()).toEqual([])
+    const events = rec.calls.filter((c) => c.level === "debug").map((c) => String(c.args[0]))
+    expect(events).toContainEqual(expect.stringMatching(/^\[session-revoked\] .*row is gone/))
   })
 
   it("a failing database keeps the cookie and logs SessionTokenError", async () => {

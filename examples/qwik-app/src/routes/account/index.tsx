@@ -380,6 +380,28 @@ const Devices = component$((props: { data: AccountData }) => {
   )
 })
 
+/**
+ * Sign-in links by mail (`data.emailLink`, set while email sign-in is on and the address is
+ * proven): a way in like the others, so an account whose password and providers are gone still
+ * shows how to get back in. It has no remove button: the address is the account's.
+ */
+const EmailLinkMethod = component$((props: { data: AccountData }) => {
+  const link = props.data.emailLink
+  if (link === null) return null
+  return (
+    <div class="item" data-testid="email-link-method">
+      <div class="item-head">
+        <strong>{providerNames[link.provider] ?? "Email link"}</strong>
+        <span class="item-meta">to {link.email}</span>
+      </div>
+      <p class="hint" data-testid="email-link-why">
+        A sign-in link sent to your address. It cannot be removed on its own: change your email
+        address to move it.
+      </p>
+    </div>
+  )
+})
+
 const SignInMethods = component$((props: { data: AccountData }) => {
   const unlink = useUnlinkAccount()
   const accounts = props.data.accounts
@@ -387,6 +409,7 @@ const SignInMethods = component$((props: { data: AccountData }) => {
     <section class="card" data-testid="sign-in-methods">
       <h2>Linked sign-in methods</h2>
       <p>Accounts at other providers you can sign in with.</p>
+      <EmailLinkMethod data={props.data} />
       {accounts === null ? (
         <p class="hint">This app cannot list linked accounts.</p>
       ) : accounts.length === 0 ? (

@@ -121,10 +121,10 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
   if (error.type === "MissingCSRF" && formNavigation(ctx)) return errorOutcome(ctx, error)
   const status = (error as { status?: number }).status ?? STATUS[error.type] ?? 500
   // Faults (an adapter without the method, a store or database outage) are errors; the rest
-  // are user events.
+  // are user events, at debug.
   if (status >= 500) ctx.logger.error(error)
   else {
-    ctx.logger.warn(
+    ctx.logger.event(
       "account-refused",
       `${error.type}: ${error.message} (account ${ctx.providerId ?? "view"})`,
     )

@@ -7,10 +7,15 @@ import { hasMethods } from "../../kernel/account/adapter-support.js"
 import type { AccountUser } from "../../kernel/account/current-session.js"
 import type { RecentAuthFacts } from "../../kernel/account/recent-auth.js"
 import { recentAuthVerdict } from "../../kernel/account/recent-auth.js"
+import { type EmailLinkMethod, emailLinkMethod } from "../../kernel/account/sign-in-methods.js"
 import type { ResolvedConfig } from "../../kernel/config/resolve.js"
 import { featuresOf } from "../../kernel/feature/feature.js"
 import { nowSeconds } from "../../kernel/runtime/time.js"
-import type { AdapterAccount, AdapterAuthenticator } from "../../kernel/types/adapters.js"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterUser,
+} from "../../kernel/types/adapters.js"
 import { type DeviceSession, listDeviceSessions } from "./device-sessions.js"
 
 export interface AccountView {
@@ -19,6 +24,11 @@ export interface AccountView {
   passkeys: PasskeyView[] | null
   sessions: DeviceSession[] | null
   accounts: LinkedAccountView[] | null
+  /**
+   * Sign-in links by mail, a way in when an email provider is configured and the address is
+   * proven. Not removable on its own: changing the address moves it. `null` otherwise.
+   */
+  emailLink: EmailLinkMethod | null
   /**
    * The password of a password account (`Password` provider): whether one is set. `null` when
    * the app has no `Password` provider or the adapter cannot say.
@@ -63,7 +73,13 @@ export function linkedAccounts(accounts: readonly AdapterAccount[]): AdapterAcco
 
 export async function accountView(
   config: ResolvedConfig,
-  current: { user: AccountUser; userId: string; sessionId: string | undefined },
+  current: {
+    user: AccountUser
+    userId: string
+    sessionId: string | undefined
+    /** The user's row, when the adapter has it: whether the address is proven. */
+    stored: AdapterUser | null
+  },
   facts: RecentAuthFacts,
 ): Promise<AccountView> {
   const { adapter } = config
@@ -94,6 +110,7 @@ export async function accountView(
             type: a.type,
             providerAccountId: a.providerAccountId,
           })),
+    emailLink: emailLinkMethod(config, current.stored),
     // Sections of the configured features (the password of password accounts): `null` without.
     password: null,
     ...Object.assign({}, ...sections),

@@ -297,12 +297,12 @@ function passwordErrorOutcome(ctx: RequestContext, op: Op | undefined, thrown: u
   }
   const status =
     (error as { status?: number }).status ?? STATUS[error.type] ?? (error.clientSafe ? 400 : 500)
+  // A wrong password is a failed attempt a security log keeps; any other refusal (a weak new
+  // password, an expired link, no session) is a user event.
+  const detail = `${error.type}: ${error.message} (password/${op ?? "?"})`
   if (status >= 500) ctx.logger.error(error)
-  else
-    ctx.logger.warn(
-      "credentials-refused",
-      `${error.type}: ${error.message} (password/${op ?? "?"})`,
-    )
+  else if (error.type === "CredentialsSignin") ctx.logger.warn("credentials-refused", detail)
+  else ctx.logger.event("password-refused", detail)
   const { type, message } = publicError(status >= 500 ? undefined : error)
   const reason =
     type === "PasswordRejected" && typeof error.details?.reason === "string"

@@ -41,6 +41,7 @@ import { actionUrl, addCookies, pageUrl, type RequestContext } from "../../kerne
 import { errorOutcome } from "../../kernel/http/error-outcome.js"
 import { json, type Outcome, redirect } from "../../kernel/http/outcome.js"
 import { publicError } from "../../kernel/http/public-error.js"
+import { logCoded } from "../../kernel/logger/logger.js"
 import { sessionContext } from "../../kernel/session/from-request.js"
 import { issueSignIn } from "../../kernel/sign-in/complete-sign-in.js"
 import {
@@ -379,7 +380,7 @@ function jsonError(ctx: RequestContext, error: AuthError): Outcome {
 
 function logRefusal(ctx: RequestContext, error: AuthError): void {
   if (error.warning !== undefined) {
-    ctx.logger.warn(error.warning, `${error.type}: ${error.message} (two-factor)`)
+    logCoded(ctx.logger, error.warning, `${error.type}: ${error.message} (two-factor)`)
   } else if (error.clientSafe || error.type === "RateLimited" || error.type === "MissingCSRF") {
     ctx.logger.debug(`two-factor refused: ${error.type}`, { reason: error.details?.reason })
   } else {

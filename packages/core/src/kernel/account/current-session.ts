@@ -127,7 +127,7 @@ async function endedSinceRead(
       : { signedIn: false, cookies: [] }
   }
   const why = check.reason === "user-version" ? "signed out everywhere" : "this session signed out"
-  logger.warn("session-revoked", `(reason: ${why})`)
+  logger.event("session-revoked", `(reason: ${why})`)
   const { name, options } = sctx.cookies.sessionToken
   return {
     signedIn: false,

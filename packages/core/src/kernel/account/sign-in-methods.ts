@@ -16,6 +16,26 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import { featureOf, featuresOf } from "../feature/feature.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../types/adapters.js"
 
+/** The email link as a way in: the provider that sends it and the address it goes to. */
+export interface EmailLinkMethod {
+  provider: string
+  email: string
+}
+
+/**
+ * The email link, when it is a way in: an email provider is configured and the user's address
+ * is proven, so a link mailed there signs them in. It cannot be removed on its own (the address
+ * is the account's); changing the address moves it.
+ */
+export function emailLinkMethod(
+  config: ResolvedConfig,
+  user: Pick<AdapterUser, "email" | "emailVerified"> | null,
+): EmailLinkMethod | null {
+  if (!user?.email || !user.emailVerified) return null
+  const provider = config.providers.find((p) => p.type === "email")
+  return provider ? { provider: provider.id, email: user.email } : null
+}
+
 export async function countSignInMethods(
   config: ResolvedConfig,
   user: AdapterUser | null,
@@ -28,7 +48,7 @@ export async function countSignInMethods(
   count += accounts.filter(
     (a) => (a.type === "oauth" || a.type === "oidc") && config.providerById.has(a.provider),
   ).length
-  if (kinds.has("email") && user?.email && user.emailVerified) count++
+  if (emailLinkMethod(config, user)) count++
   const ownCredentials = config.providers.some(
     (p) => p.type === "credentials" && featureOf(p)?.id === "credentials",
   )

@@ -6,7 +6,7 @@
  * (The module behind `@latchkey/core/errors`.)
  */
 import type { ResponseCookie } from "../types/cookies.js"
-import type { WarningCode } from "./warnings.js"
+import type { LogCode } from "./warnings.js"
 
 /** Where the user is sent when the error ends a request: the sign-in page or the error page. */
 export type ErrorKind = "signIn" | "error"
@@ -87,15 +87,15 @@ export class AuthError extends Error {
    */
   static clientSafe = false
   /**
-   * Set for refusals that are user events, not faults: the request logs one `warn` line under
-   * this code (naming what failed) instead of an `error`.
+   * Set for refusals, not faults: the request logs one line under this code (naming what
+   * failed) instead of an `error`: a warning for a failed attempt, `debug` for a user event.
    */
-  static warning: WarningCode | undefined = undefined
+  static warning: LogCode | undefined = undefined
 
   readonly type: ErrorType
   readonly kind: ErrorKind
   readonly clientSafe: boolean
-  readonly warning: WarningCode | undefined
+  readonly warning: LogCode | undefined
   /** Log-only facts (provider id, adapter method, …): never shown to the client. */
   readonly details: ErrorDetails | undefined
 
@@ -143,7 +143,7 @@ export class CallbackRouteError extends AuthError {
  */
 export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin"
-  static override warning: WarningCode | undefined = "credentials-refused"
+  static override warning: LogCode | undefined = "credentials-refused"
   /** Shown to the client as `code=`: keep it a short identifier, never a secret. */
   code = "credentials"
 }
@@ -199,7 +199,7 @@ export class InvalidCallbackUrl extends AuthError {
 export class InvalidCheck extends SignInError {
   static override type: ErrorType = "InvalidCheck"
   static override clientSafe = true
-  static override warning: WarningCode | undefined = "check-failed"
+  static override warning: LogCode | undefined = "check-failed"
 }
 
 /**
@@ -424,7 +424,7 @@ export class WebAuthnVerificationError extends AuthError {
 export class InvalidTwoFactorCode extends SignInError {
   static override type: ErrorType = "InvalidTwoFactorCode"
   static override clientSafe = true
-  static override warning: WarningCode | undefined = "two-factor-refused"
+  static override warning: LogCode | undefined = "two-factor-refused"
 }
 
 /**
@@ -436,7 +436,7 @@ export class InvalidTwoFactorCode extends SignInError {
 export class TwoFactorSignInExpired extends SignInError {
   static override type: ErrorType = "TwoFactorSignInExpired"
   static override clientSafe = true
-  static override warning: WarningCode | undefined = "check-failed"
+  static override warning: LogCode | undefined = "check-failed"
 }
 
 /**
@@ -459,7 +459,7 @@ export class ReauthenticationRequired extends AuthError {
   static override type: ErrorType = "ReauthenticationRequired"
   static override kind: ErrorKind = "signIn"
   static override clientSafe = true
-  static override warning: WarningCode | undefined = "reauthentication-required"
+  static override warning: LogCode | undefined = "reauthentication-required"
   /** HTTP status of the account API's answer. */
   readonly status = 403
 }

@@ -1,18 +1,19 @@
 /**
- * What each warning code means and what to do about it: the sentence every `warn` line carries.
- * The README's list of codes is checked against this table by a test.
+ * What each log code means and what to do about it: the sentence every coded line carries.
+ * The log-codes page's list of codes is checked against this table by a test.
  */
 /**
- * Codes passed to `logger.warn`. Stable: match on them. Each is logged once per process per
- * distinct detail (later repeats go to `debug`); the second argument is a sentence saying what
- * happened and what to do. The texts are in `WARNING_TEXT` below; the README lists them all.
+ * Codes of what needs an operator's eye: a misconfiguration, or a failure that a security log
+ * must keep (a refused password, a failed OAuth check, an account claimed). Passed to
+ * `logger.warn`. Stable: match on them. Each is logged once per process per distinct detail
+ * (later repeats go to `debug`); the second argument is a sentence saying what happened and
+ * what to do. The texts are in `WARNING_TEXT` below; the docs list them all.
  */
 export type WarningCode =
   | "debug-enabled"
   | "csrf-disabled"
   | "experimental-webauthn"
   | "session-unreadable"
-  | "session-revoked"
   | "secret-weak"
   | "env-url-basepath-redundant"
   /** A provider lacks what it needs to sign anyone in (the detail names the setting). */
@@ -23,12 +24,8 @@ export type WarningCode =
   | "credentials-refused"
   /** A second-factor code (or recovery code) was refused (the detail names the reason). */
   | "two-factor-refused"
-  /** A change needed a recent sign-in (with the second factor) the session lacks. */
-  | "reauthentication-required"
   /** A request came to another origin than `AUTH_URL`'s (the detail names both). */
   | "host-mismatch"
-  /** An account API change was refused (the detail names the error and the change). */
-  | "account-refused"
   /** The adapter lacks optional account API methods (the detail names them). */
   | "account-api-unsupported"
   /** A proof of an address claimed a row nobody had proved (the detail says what was removed). */
@@ -42,7 +39,37 @@ export type WarningCode =
   /** `rateLimit.getClientIp` returned something that is not an IP address: not counted per IP. */
   | "client-ip-unreadable"
 
-export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze({
+/**
+ * Codes of user events: what a user did or met in the ordinary course (signed out, asked to
+ * sign in again, a weak new password), not a fault. Logged at `debug` (Auth.js's logger has no
+ * info level), never as a warning: a busy app would print them on every visit.
+ */
+export type UserEventCode =
+  /** A revoked or over-age session was refused (the detail names why). */
+  | "session-revoked"
+  /** A change needed a recent sign-in (with the second factor) the session lacks. */
+  | "reauthentication-required"
+  /** An account API change was refused (the detail names the error and the change). */
+  | "account-refused"
+  /** A password action other than a sign-in was refused (the detail names the error). */
+  | "password-refused"
+
+/** Every code a log line carries. */
+export type LogCode = WarningCode | UserEventCode
+
+const USER_EVENTS: ReadonlySet<LogCode> = new Set<UserEventCode>([
+  "session-revoked",
+  "reauthentication-required",
+  "account-refused",
+  "password-refused",
+])
+
+/** Whether `code` is a user event (logged at `debug`), not a warning. */
+export function isUserEvent(code: LogCode): code is UserEventCode {
+  return USER_EVENTS.has(code)
+}
+
+export const WARNING_TEXT: Readonly<Record<LogCode, string>> = Object.freeze({
   "debug-enabled":
     "`debug: true` logs every auth request step. Remove `debug: true` before going to production.",
   "csrf-disabled":
@@ -50,9 +77,9 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
   "experimental-webauthn":
     "Passkeys (experimental.enableWebAuthn) are experimental: their options and storage may change in a minor release.",
   "session-unreadable":
-    "A session cookie could not be used (expired, damaged, signed with a secret no longer configured, or its row is gone); it was treated as signed out and cleared. Expected after a secret change; otherwise check that every instance has the same AUTH_SECRET.",
+    "A session cookie could not be used (expired, damaged, or signed with a secret no longer configured); it was treated as signed out and cleared. Expected after a secret change; otherwise check that every instance has the same AUTH_SECRET.",
   "session-revoked":
-    "A revoked or over-age session was refused and its cookie cleared (signed out elsewhere, signed out everywhere, or past session.absoluteMaxAge). Expected after a sign-out; nothing to do.",
+    "A revoked or over-age session was refused and its cookie cleared (signed out elsewhere, signed out everywhere, its database row gone or expired, or past session.absoluteMaxAge). Expected after a sign-out; nothing to do. A user event, logged at debug.",
   "secret-weak":
     "The secret is shorter than 32 bytes: production refuses it. Run `npx latchkey secret` and set the result as AUTH_SECRET.",
   "env-url-basepath-redundant":
@@ -62,15 +89,17 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
   "check-failed":
     "An OAuth sign-in came back without a valid state, PKCE or nonce cookie (it expired, was already used, or the callback was opened in another browser); the user was sent to the sign-in page to start again. Frequent for one provider: check that its callback URL uses the same host as AUTH_URL.",
   "credentials-refused":
-    "A credentials sign-in was refused (authorize returned null or threw CredentialsSignin). A user event, not a fault; rate limits apply.",
+    "A credentials sign-in was refused (authorize returned null or threw CredentialsSignin). Logged every time, as a security log needs each failed attempt; rate limits apply.",
   "two-factor-refused":
-    "A second-factor code or recovery code was refused (wrong, already used, or the step expired). A user event, not a fault; the per-user attempt limit applies. Many in a row for one account: someone may hold its password.",
+    "A second-factor code or recovery code was refused (wrong, already used, or the step expired). Logged every time, as a security log needs each failed attempt; the per-user attempt limit applies. Many in a row for one account: someone may hold its password.",
   "reauthentication-required":
-    "A change that adds a way into the account or changes its settings (a passkey, a linked account, two-factor) was refused: the session's sign-in is not recent, or lacks the second factor the account has on. The user was asked to sign in again; a copied session cannot do it.",
+    "A change that adds a way into the account or changes its settings (a passkey, a linked account, two-factor) was refused: the session's sign-in is not recent, or lacks the second factor the account has on. The user was asked to sign in again; a copied session cannot do it. A user event, logged at debug.",
   "host-mismatch":
     "A request reached the app on a different origin than AUTH_URL's, so cookies are set for one host and redirects go to the other: the user looks signed out. Open the app at AUTH_URL, or change AUTH_URL.",
   "account-refused":
-    "An account change (passkey, session or linked account) was refused: signed out, no recent sign-in, a CSRF check failed, an item not in this account, or the last way to sign in. A user event, not a fault.",
+    "An account change (passkey, session or linked account) was refused: signed out, no recent sign-in, a CSRF check failed, an item not in this account, or the last way to sign in. A user event, logged at debug.",
+  "password-refused":
+    "A password action other than a sign-in (sign-up, reset, change, removal) was refused for a reason the user can fix: a new password the rules refuse, an expired link, no session. A user event, logged at debug.",
   "account-api-unsupported":
     "The adapter lacks optional methods of the account API: those sections of GET /account are null and those changes answer 501 NotSupportedByAdapter. Use an adapter that implements them (e.g. @latchkey/adapter-postgres).",
   "account-claimed":
@@ -86,7 +115,7 @@ export const WARNING_TEXT: Readonly<Record<WarningCode, string>> = Object.freeze
 })
 
 /** The sentence for `code`, followed by the call's own detail (what failed, which setting). */
-export function warningText(code: WarningCode, detail: string | undefined): string {
+export function warningText(code: LogCode, detail: string | undefined): string {
   const text = WARNING_TEXT[code]
   return detail ? `${text} ${detail}` : text
 }

@@ -7,6 +7,7 @@
  */
 
 import { AuthError, CallbackRouteError, StoreError } from "../errors/errors.js"
+import { logCoded } from "../logger/logger.js"
 import { type PageResponse, renderErrorPage } from "../pages/index.js"
 import { actionUrl, pageUrl, type RequestContext } from "./context.js"
 import { json, type Outcome } from "./outcome.js"
@@ -120,8 +121,9 @@ function classify(thrown: unknown): AuthError {
 }
 
 /**
- * Faults are `error` lines. Refusals that are user events (a stale OAuth attempt, a wrong
- * password) are one `warn` under the error's code, naming what failed and never a value.
+ * Faults are `error` lines. Refusals (a stale OAuth attempt, a wrong password, a sign-in that
+ * is not recent enough) are one line under the error's code, naming what failed and never a
+ * value: a warning for a failed attempt, `debug` for a user event.
  */
 function logError(ctx: RequestContext, error: AuthError): void {
   if (error.warning === undefined) {
@@ -134,7 +136,7 @@ function logError(ctx: RequestContext, error: AuthError): void {
   if (typeof reason === "string") facts.push(`reason: ${reason}`)
   const { code } = publicError(error)
   if (code !== undefined) facts.push(`code: ${code}`)
-  ctx.logger.warn(error.warning, `${error.type}: ${error.message} (${facts.join(", ")})`)
+  logCoded(ctx.logger, error.warning, `${error.type}: ${error.message} (${facts.join(", ")})`)
 }
 
 function allowHeader(error: AuthError): Record<string, string> | undefined {

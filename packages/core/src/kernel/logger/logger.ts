@@ -8,10 +8,13 @@
  * stale session cookie would otherwise repeat without adding anything. Repeats go to `debug`.
  * The exception is a failed attempt (a refused password, a failed OAuth check): a security log
  * needs every one of those (ASVS 16.3.1/16.3.3), so they are logged each time.
+ *
+ * User events (signed out, asked to sign in again) are not warnings: `event` logs them at
+ * `debug`, with their code and sentence, so an app's log is not full of ordinary visits.
  */
 import { AuthError } from "../errors/errors.js"
-import type { WarningCode } from "../errors/warnings.js"
-import { warningText } from "../errors/warnings.js"
+import type { LogCode, UserEventCode, WarningCode } from "../errors/warnings.js"
+import { isUserEvent, warningText } from "../errors/warnings.js"
 
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
 export interface LoggerInstance {
@@ -28,6 +31,8 @@ export interface LoggerInstance {
 export interface Logger {
   error(error: Error): void
   warn(code: WarningCode, detail?: string): void
+  /** A user event: `debug`, as `[<code>] <sentence> <detail>`. */
+  event(code: UserEventCode, detail?: string): void
   debug(message: string, metadata?: Record<string, unknown>): void
 }
 
@@ -101,6 +106,12 @@ export function createLogger(config: {
         else if (debugEnabled) debug(`warning ${code} (repeat)`, detail ? { detail } : undefined)
       } catch {}
     },
+    event(code: UserEventCode, detail?: string) {
+      if (!debugEnabled) return
+      try {
+        debug(`[${code}] ${warningText(code, detail)}`)
+      } catch {}
+    },
     debug(message: string, metadata?: Record<string, unknown>) {
       if (!debugEnabled) return
       try {
@@ -108,4 +119,10 @@ export function createLogger(config: {
       } catch {}
     },
   })
+}
+
+/** Logs a refusal under its code: a user event at `debug`, anything else as a warning. */
+export function logCoded(logger: Logger, code: LogCode, detail: string): void {
+  if (isUserEvent(code)) logger.event(code, detail)
+  else logger.warn(code, detail)
 }

@@ -56,7 +56,9 @@ export async function readDatabaseSession(
     const nowMs = Date.now()
     if (!found || found.session.expires.valueOf() <= nowMs) {
       if (found) await adapter.deleteSession!(sessionToken)
-      logger.warn("session-unreadable")
+      // The row ended (signed out on another device, every device, or it expired): a user
+      // event, not a cookie nobody can read.
+      logger.event("session-revoked", "(reason: its database row is gone or expired)")
       return { session: null, cookies: clearSessionCookies(options, present) }
     }
     const { maxAge, updateAge } = config.session
@@ -66,7 +68,7 @@ export async function readDatabaseSession(
     const due = updateAge === 0 || dueAt <= nowMs
     if (await endedByStamp(sctx, sessionToken, found.user.id, due)) {
       await adapter.deleteSession!(sessionToken)
-      logger.warn("session-revoked", "(reason: the account's state moved)")
+      logger.event("session-revoked", "(reason: the account's state moved)")
       return { session: null, cookies: clearSessionCookies(options, present) }
     }
     if (due) {

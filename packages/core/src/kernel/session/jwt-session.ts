@@ -116,7 +116,7 @@ export async function readJwtSession(
   const token = found.payload
   const now = nowSeconds()
   if (pastAbsoluteEnd(config, token, now)) {
-    logger.warn("session-revoked", "(reason: past session.absoluteMaxAge)")
+    logger.event("session-revoked", "(reason: past session.absoluteMaxAge)")
     return { session: null, cookies: clear() }
   }
   const { updateAge, revocation } = config.session
@@ -135,7 +135,7 @@ export async function readJwtSession(
     if (check.outcome === "revoked") {
       const why =
         check.reason === "user-version" ? "signed out everywhere" : "this session signed out"
-      logger.warn("session-revoked", `(reason: ${why})`)
+      logger.event("session-revoked", `(reason: ${why})`)
       return { session: null, cookies: clear() }
     }
     logger.error(check.error)
