@@ -77,18 +77,21 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
 }
 
 /** A browser form post without script: answered with a redirect, not JSON. */
-function formNavigation(ctx: RequestContext): boolean {
+export function formNavigation(ctx: RequestContext): boolean {
   if (ctx.returnRedirect || ctx.parsed.method !== "POST") return false
   const accept = ctx.request.headers.get("accept") ?? ""
   return ctx.parsed.contentType === "form" && accept.includes("text/html")
 }
 
-/** `callbackUrl` (body, then query) through the `redirect` callback; default the account URL. */
-async function destination(ctx: RequestContext, error?: string): Promise<string> {
+/**
+ * `callbackUrl` (body, then query) through the `redirect` callback; default the action's URL
+ * (`{basePath}/account` for the account API).
+ */
+export async function destination(ctx: RequestContext, error?: string): Promise<string> {
   const { body, query } = ctx.parsed
   const asked = [body.callbackUrl, query.callbackUrl].find((v) => typeof v === "string" && v)
   const base = ctx.config.basePath === "/" ? "" : ctx.config.basePath
-  const fallback = `${ctx.origin}${base}/account`
+  const fallback = `${ctx.origin}${base}/${ctx.action}`
   const chosen =
     typeof asked === "string"
       ? await ctx.config.callbacks.redirect({ url: asked, baseUrl: ctx.origin })
@@ -106,13 +109,19 @@ const STATUS: Record<string, number> = {
   CredentialsSignin: 403,
   RateLimited: 429,
   UnknownAction: 400,
+  MethodNotAllowed: 405,
   MissingCSRF: 403,
   StoreError: 503,
   StoreTimeout: 503,
   StoreFull: 503,
 }
 
-async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promise<Outcome> {
+/**
+ * The answer to a refused change of the signed-in user's (the account API, and the features
+ * that answer the same way: organizations): JSON with the error's type, message and reason,
+ * or a redirect with `?error=` for a form post without script.
+ */
+export async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promise<Outcome> {
   const error =
     thrown instanceof AuthError
       ? thrown
@@ -126,7 +135,7 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
   else {
     ctx.logger.event(
       "account-refused",
-      `${error.type}: ${error.message} (account ${ctx.providerId ?? "view"})`,
+      `${error.type}: ${error.message} (${ctx.action} ${ctx.providerId ?? "view"})`,
     )
   }
   const { type, message } =
@@ -142,10 +151,15 @@ async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promis
     typeof retryAfter === "number"
       ? { ...NO_CACHE_HEADERS, "Retry-After": String(retryAfter) }
       : NO_CACHE_HEADERS
-  // A refused password names the rule it broke (`too-short`, `common`, …) for the page.
+  // A refused password names the rule it broke (`too-short`, `common`, …) for the page; an
+  // organization refusal its code (`last-owner`, `slug-taken`, …).
   const reason =
     type === "PasswordRejected" && typeof error.details?.reason === "string"
       ? { reason: error.details.reason }
       : {}
-  return json({ error: type, message, ...reason, ...url }, status, headers)
+  const code =
+    type === "OrganizationError" && typeof error.details?.code === "string"
+      ? { code: error.details.code }
+      : {}
+  return json({ error: type, message, ...reason, ...code, ...url }, status, headers)
 }

@@ -22,7 +22,7 @@ import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { readSession } from "../session/read.js"
 import type { JWT } from "../token/jwt.js"
-import type { AdapterUser } from "../types/adapters.js"
+import type { AdapterSession, AdapterUser } from "../types/adapters.js"
 import { isEmailProven } from "./email-ownership.js"
 import { databaseSessionFacts, type RecentAuthFacts } from "./recent-auth.js"
 
@@ -43,6 +43,8 @@ export type SignedInSession = {
   sessionId: string | undefined
   /** The decoded token of a JWT session (`null` for a database session). */
   token: JWT | null
+  /** The row of a database session (`null` for a JWT session). */
+  row: AdapterSession | null
   facts: RecentAuthFacts
   cookies: ResponseCookie[]
 }
@@ -84,6 +86,7 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
       stored,
       sessionId: typeof token.sid === "string" ? token.sid : undefined,
       token,
+      row: null,
       facts: {
         authTime: typeof token.auth_time === "number" ? token.auth_time : undefined,
         amr: Array.isArray(token.amr) ? token.amr.filter((v) => typeof v === "string") : undefined,
@@ -101,6 +104,7 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
     stored: found.user,
     sessionId: typeof found.session.id === "string" ? found.session.id : undefined,
     token: null,
+    row: found.session,
     facts: databaseSessionFacts(found.session),
     cookies,
   }
