@@ -1,0 +1,111 @@
+/**
+ * Organizations: members, roles (permission statements), invitations by mail, the active
+ * organization of a session. `organizations: Organizations({ … })` in the configuration brings
+ * the feature, so an app without it carries none of its code.
+ *
+ * ```ts
+ * import { Organizations, hasPermission } from "@latchkey/core/organizations"
+ *
+ * const config = {
+ *   providers, adapter,
+ *   organizations: Organizations({
+ *     roles: { billing: { invoice: ["read", "pay"] } },
+ *     sendInvitation: ({ to, url, organization }) => mailer.send(to, `Join ${organization.name}`, url),
+ *   }),
+ * }
+ * // In the app's own route: may the signed-in user delete projects in their active organization?
+ * if (!(await hasPermission(config, { request }, { project: ["delete"] }))) return forbidden()
+ * ```
+ *
+ * @module @latchkey/core/organizations
+ */
+
+import { activeOrganization } from "./features/organizations/active.js"
+import { orgContext } from "./features/organizations/context.js"
+import { organizationsFeature } from "./features/organizations/index.js"
+import { allows } from "./features/organizations/roles.js"
+import type {
+  ActiveOrganization,
+  OrganizationsConfig,
+  OrganizationsOptions,
+  PermissionStatements,
+} from "./features/organizations/types.js"
+import { currentSession } from "./kernel/account/current-session.js"
+import { type ResolvedConfig, resolveConfig } from "./kernel/config/resolve.js"
+import { withFeature } from "./kernel/feature/feature.js"
+import { requestSessionContext } from "./kernel/session/get-session.js"
+import { withPlainProviders } from "./plain-providers.js"
+import type { AuthConfig } from "./types.js"
+
+export type {
+  ActiveOrganization,
+  InvitationMail,
+  OrganizationsConfig,
+  OrganizationsOptions,
+  OrganizationView,
+  PermissionStatements,
+} from "./features/organizations/types.js"
+export type { OrganizationEvent } from "./kernel/events/callbacks.js"
+
+/** The `organizations` option, with the feature that serves it. */
+export function Organizations(options: OrganizationsOptions): OrganizationsConfig {
+  return withFeature(options, organizationsFeature)
+}
+
+/** Whose permission to check: a member of an organization, or the user signed in on a request. */
+export type PermissionSubject =
+  | { userId: string; organizationId: string }
+  /** The request's signed-in user, in `organizationId` or else their active organization. */
+  | { request: Request; organizationId?: string }
+
+async function resolved(config: AuthConfig): Promise<ResolvedConfig> {
+  const made = resolveConfig(await withPlainProviders(config))
+  if (made.configError) throw made.configError
+  return made
+}
+
+/**
+ * The active organization of the request's session and the user's role in it, read now: `null`
+ * when signed out, when none is chosen, or when the user is no longer a member (removed, the
+ * organization deleted) — whatever the session still says.
+ */
+export async function getActiveOrganization(
+  config: AuthConfig,
+  request: Request,
+): Promise<ActiveOrganization | null> {
+  const cookie = request.headers.get("cookie")
+  if (!cookie) return null
+  const made = await resolved(config)
+  const session = await currentSession(requestSessionContext(made, request, cookie))
+  return session.signedIn ? activeOrganization(orgContext(made), session) : null
+}
+
+/**
+ * Whether the subject's role holds every action of `wanted` (`{ project: ["delete"] }`), checked
+ * against the membership as it is now. A non-member, a signed-out request, or no active
+ * organization: `false`.
+ */
+export async function hasPermission(
+  config: AuthConfig,
+  subject: PermissionSubject,
+  wanted: PermissionStatements,
+): Promise<boolean> {
+  const made = await resolved(config)
+  const oc = orgContext(made)
+  let userId: string
+  let organizationId: string | undefined
+  if ("request" in subject) {
+    const cookie = subject.request.headers.get("cookie")
+    if (!cookie) return false
+    const session = await currentSession(requestSessionContext(made, subject.request, cookie))
+    if (!session.signedIn) return false
+    userId = session.userId
+    organizationId =
+      subject.organizationId ?? (await activeOrganization(oc, session))?.organization.id
+  } else {
+    ;({ userId, organizationId } = subject)
+  }
+  if (organizationId === undefined) return false
+  const member = await oc.adapter.getMember(organizationId, userId)
+  return member !== null && allows(oc.settings.roles, member.role, wanted)
+}
