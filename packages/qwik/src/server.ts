@@ -17,6 +17,11 @@ import { loadSession } from "./session.js"
 import { hasSession, readSessionFromMap } from "./shared-map.js"
 
 export {
+  loadOrganizations,
+  organizationAction,
+  requireOrganizationPermissionBody,
+} from "./organizations-server.js"
+export {
   loadTwoFactorStatus,
   twoFactorSettingsAction,
   verifyTwoFactorAction,

@@ -57,12 +57,14 @@ const orgId = (body: OpInput["body"]) => idOf(body.organizationId, "organization
 const userId = (body: OpInput["body"]) => idOf(body.userId, "userId")
 
 const OPS: Readonly<Record<string, (input: OpInput) => Promise<OpResult>>> = {
-  async create({ oc, session, body }) {
+  async create({ ctx, oc, session, body }) {
     const organization = await createOrganization(oc, session.userId, {
       name: body.name,
       slug: body.slug,
     })
-    return { data: { organization } }
+    // A new organization is the one the user acts in next.
+    const cookies = await setActiveOrganization(oc, sessionContext(ctx), session, organization.id)
+    return { data: { organization }, cookies }
   },
   async update({ oc, session, body }) {
     const organization = await updateOrganization(oc, session.userId, orgId(body), body)
