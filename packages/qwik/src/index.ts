@@ -27,6 +27,7 @@ export { setEnvDefaults } from "./env.js"
 export { organizationActions } from "./organizations.js"
 export {
   type GuardedOrganization,
+  hasOrganizationPermission,
   requireOrganizationPermission,
 } from "./organizations-guard.js"
 export type {

@@ -33,3 +33,17 @@ export async function requireOrganizationPermission(
 ): Promise<GuardedOrganization> {
   return (await server()).requireOrganizationPermissionBody(event, wanted)
 }
+
+/**
+ * Whether the signed-in user's role in their active organization holds `wanted`, read now:
+ * `false` when signed out, without an active organization, or without the permission. For
+ * showing or hiding a part of a page; guard the route (and every action) on the server too.
+ *
+ * @public
+ */
+export async function hasOrganizationPermission(
+  event: RequestEventCommon,
+  wanted: Readonly<Record<string, readonly string[]>>,
+): Promise<boolean> {
+  return (await server()).hasOrganizationPermissionBody(event, wanted)
+}

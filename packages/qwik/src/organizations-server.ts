@@ -124,6 +124,24 @@ export async function organizationAction(
   return event.fail(status >= 400 && status < 600 ? status : 500, failure)
 }
 
+/** The server half of `hasOrganizationPermission`: the core's `hasPermission`, read now. */
+export async function hasOrganizationPermissionBody(
+  event: RequestEventCommon,
+  wanted: Readonly<Record<string, readonly string[]>>,
+): Promise<boolean> {
+  const config = await resolveConfig(event, undefined)
+  const { hasPermission } = await import("@latchkey/core/organizations")
+  return hasPermission(config, { request: requestWithCookies(event) }, wanted)
+}
+
+/** The page request as the core reads a session from it (with cookies set in this request). */
+function requestWithCookies(event: RequestEventCommon): Request {
+  const headers = new Headers()
+  const cookie = cookieHeader(event)
+  if (cookie !== null) headers.set("cookie", cookie)
+  return new Request(event.url, { headers })
+}
+
 /**
  * The server half of `requireOrganizationPermission` (see `organizations-guard.ts`): the
  * active organization, when the user's role there holds `wanted`; a 302 to the sign-in page
@@ -136,10 +154,7 @@ export async function requireOrganizationPermissionBody(
   const config = await resolveConfig(event, undefined)
   // Loaded only here: an app that never guards a route by organization keeps the feature out.
   const { getActiveOrganization, hasPermission } = await import("@latchkey/core/organizations")
-  const headers = new Headers()
-  const cookie = cookieHeader(event)
-  if (cookie !== null) headers.set("cookie", cookie)
-  const request = new Request(event.url, { headers })
+  const request = requestWithCookies(event)
   const active = await getActiveOrganization(config, request)
   if (!active) {
     if (!hasSession(event)) await loadSession(event, config)

@@ -17,6 +17,7 @@ import { loadSession } from "./session.js"
 import { hasSession, readSessionFromMap } from "./shared-map.js"
 
 export {
+  hasOrganizationPermissionBody,
   loadOrganizations,
   organizationAction,
   requireOrganizationPermissionBody,

@@ -12,7 +12,10 @@ import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
 import { describe, expect, it } from "vitest"
 import { Jar, req } from "../../core/test/auth/helpers.js"
-import { requireOrganizationPermission } from "../src/organizations-guard.js"
+import {
+  hasOrganizationPermission,
+  requireOrganizationPermission,
+} from "../src/organizations-guard.js"
 import {
   loadOrganizations,
   type OrganizationActionFailure,
@@ -126,6 +129,9 @@ describe.each(["jwt", "database"] as const)("organization actions (%s sessions)"
       invoice: ["pay"],
     })
     expect(guarded.role).toBe("billing")
+    expect(
+      await hasOrganizationPermission(eventFor(config, member).event, { invoice: ["pay"] }),
+    ).toBe(true)
 
     expect(
       await act(config, owner, "update-role", { organizationId, userId: "member", role: "member" }),
@@ -135,6 +141,9 @@ describe.each(["jwt", "database"] as const)("organization actions (%s sessions)"
     )
     expect(demoted).toBeInstanceOf(ErrorResponse)
     expect((demoted as ErrorResponse).status).toBe(403)
+    expect(
+      await hasOrganizationPermission(eventFor(config, member).event, { invoice: ["pay"] }),
+    ).toBe(false)
 
     expect(
       await act(config, owner, "remove-member", { organizationId, userId: "member" }),
