@@ -45,7 +45,7 @@ async function round(fn, ms) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 
-async function measure(fns) {
+export async function measure(fns) {
   const names = Object.keys(fns)
   for (const name of names) await round(fns[name], ROUND_MS) // warm-up
   const runs = Object.fromEntries(names.map((n) => [n, []]))

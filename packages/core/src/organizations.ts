@@ -20,7 +20,7 @@
  * @module @latchkey/core/organizations
  */
 
-import { activeOrganization } from "./features/organizations/active.js"
+import { activeMembership, activeOrganization } from "./features/organizations/active.js"
 import { orgContext } from "./features/organizations/context.js"
 import { organizationsFeature } from "./features/organizations/index.js"
 import { allows } from "./features/organizations/roles.js"
@@ -34,6 +34,7 @@ import { currentSession } from "./kernel/account/current-session.js"
 import { type ResolvedConfig, resolveConfig } from "./kernel/config/resolve.js"
 import { withFeature } from "./kernel/feature/feature.js"
 import { requestSessionContext } from "./kernel/session/get-session.js"
+import type { AdapterMember } from "./kernel/types/adapters.js"
 import { withPlainProviders } from "./plain-providers.js"
 import type { AuthConfig } from "./types.js"
 
@@ -92,20 +93,19 @@ export async function hasPermission(
 ): Promise<boolean> {
   const made = await resolved(config)
   const oc = orgContext(made)
-  let userId: string
-  let organizationId: string | undefined
+  let member: AdapterMember | null
   if ("request" in subject) {
     const cookie = subject.request.headers.get("cookie")
     if (!cookie) return false
     const session = await currentSession(requestSessionContext(made, subject.request, cookie))
     if (!session.signedIn) return false
-    userId = session.userId
-    organizationId =
-      subject.organizationId ?? (await activeOrganization(oc, session))?.organization.id
+    // One read of the membership: the one named, or the active one's.
+    member =
+      subject.organizationId === undefined
+        ? await activeMembership(oc, session)
+        : await oc.adapter.getMember(subject.organizationId, session.userId)
   } else {
-    ;({ userId, organizationId } = subject)
+    member = await oc.adapter.getMember(subject.organizationId, subject.userId)
   }
-  if (organizationId === undefined) return false
-  const member = await oc.adapter.getMember(organizationId, userId)
   return member !== null && allows(oc.settings.roles, member.role, wanted)
 }

@@ -26,8 +26,8 @@ export interface OrganizationsOptions {
    * role named like a built-in one replaces nothing: the built-in names are reserved.
    */
   roles?: Readonly<Record<string, PermissionStatements>>
-  /** Sends the invitation mail (awaited; a throw fails the invitation and is logged). */
-  sendInvitation: (mail: InvitationMail) => Awaitable<void>
+  /** Sends the invitation mail (awaited, its result unused; a throw fails the invitation and is logged). */
+  sendInvitation: (mail: InvitationMail) => Awaitable<unknown>
 }
 
 /** The `organizations` option, with the feature that serves it (`Organizations({ … })`). */
