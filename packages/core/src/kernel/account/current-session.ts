@@ -18,6 +18,7 @@ import type { KeptSession } from "../grants/account-state.js"
 import type { RequestContext } from "../http/context.js"
 import { checkRevocation } from "../revocation/index.js"
 import type { SessionContext } from "../session/context.js"
+import { rowReadWith } from "../session/database-session.js"
 import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { readSession } from "../session/read.js"
@@ -95,7 +96,10 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
     }
   }
   const sessionToken = sctx.requestCookies[sctx.cookies.sessionToken.name]
-  const found = sessionToken ? await config.adapter!.getSessionAndUser!(sessionToken) : null
+  // The row the read just found; read again only if the read kept none (it always does).
+  const found =
+    rowReadWith(sctx) ??
+    (sessionToken ? await config.adapter!.getSessionAndUser!(sessionToken) : null)
   if (!found || found.session.expires.valueOf() <= Date.now()) return { signedIn: false, cookies }
   return {
     signedIn: true,
