@@ -109,3 +109,15 @@ export async function hasPermission(
   }
   return member !== null && allows(oc.settings.roles, member.role, wanted)
 }
+
+/**
+ * Whether `role` (a role of the configuration: built in or the app's) holds every action of
+ * `wanted`, without reading anything: for a role just read (`getActiveOrganization`'s).
+ */
+export async function roleAllows(
+  config: AuthConfig,
+  role: string,
+  wanted: PermissionStatements,
+): Promise<boolean> {
+  return allows(orgContext(await resolved(config)).settings.roles, role, wanted)
+}
