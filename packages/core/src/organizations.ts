@@ -35,7 +35,6 @@ import { type ResolvedConfig, resolveConfig } from "./kernel/config/resolve.js"
 import { withFeature } from "./kernel/feature/feature.js"
 import { requestSessionContext } from "./kernel/session/get-session.js"
 import type { AdapterMember } from "./kernel/types/adapters.js"
-import { withPlainProviders } from "./plain-providers.js"
 import type { AuthConfig } from "./types.js"
 
 export type {
@@ -59,8 +58,13 @@ export type PermissionSubject =
   /** The request's signed-in user, in `organizationId` or else their active organization. */
   | { request: Request; organizationId?: string }
 
-async function resolved(config: AuthConfig): Promise<ResolvedConfig> {
-  const made = resolveConfig(await withPlainProviders(config))
+/**
+ * `config` resolved. It brings the feature itself (`Organizations({ … })`, or the Qwik bindings'
+ * config, which turned plain options into it): loading `withPlainProviders` here would put every
+ * feature's loader in the bundle of an app that only checks permissions.
+ */
+function resolved(config: AuthConfig): ResolvedConfig {
+  const made = resolveConfig(config)
   if (made.configError) throw made.configError
   return made
 }
@@ -76,7 +80,7 @@ export async function getActiveOrganization(
 ): Promise<ActiveOrganization | null> {
   const cookie = request.headers.get("cookie")
   if (!cookie) return null
-  const made = await resolved(config)
+  const made = resolved(config)
   const session = await currentSession(requestSessionContext(made, request, cookie))
   return session.signedIn ? activeOrganization(orgContext(made), session) : null
 }
@@ -91,7 +95,7 @@ export async function hasPermission(
   subject: PermissionSubject,
   wanted: PermissionStatements,
 ): Promise<boolean> {
-  const made = await resolved(config)
+  const made = resolved(config)
   const oc = orgContext(made)
   let member: AdapterMember | null
   if ("request" in subject) {
@@ -119,5 +123,5 @@ export async function roleAllows(
   role: string,
   wanted: PermissionStatements,
 ): Promise<boolean> {
-  return allows(orgContext(await resolved(config)).settings.roles, role, wanted)
+  return allows(orgContext(resolved(config)).settings.roles, role, wanted)
 }
