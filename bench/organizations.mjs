@@ -6,13 +6,11 @@
 // what a guarded route pays) and `getActiveOrganization` (plus the organization's row).
 // Contenders run in alternating rounds of sequential calls; each figure is the median of the
 // rounds' p50 (and p99).
-import { PGlite } from "@electric-sql/pglite"
 import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { getSession } from "@latchkey/core"
 import { getActiveOrganization, hasPermission, Organizations } from "@latchkey/core/organizations"
-import { measure } from "./db-session.mjs"
+import { measureOnDatabases } from "./db-session.mjs"
 import { printTable } from "./harness.mjs"
-import { pgSchemaPool } from "./pg-schema.mjs"
 import { databaseSessionConfig, seedSession } from "./seed.mjs"
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef"
@@ -59,30 +57,7 @@ async function contenders(client) {
 }
 
 export async function benchOrganizations() {
-  const rows = []
-  const add = (database, results) => {
-    const base = Object.values(results)[0].p50
-    for (const [name, { p50, p99 }] of Object.entries(results)) {
-      rows.push([
-        database,
-        name,
-        `${p50.toFixed(3)} ms`,
-        `${p99.toFixed(2)} ms`,
-        `${(p50 / base).toFixed(2)}×`,
-      ])
-    }
-  }
-  const lite = new PGlite()
-  add("PGlite (embedded)", await measure(await contenders(lite)))
-  await lite.close()
-  if (process.env.DATABASE_URL) {
-    const { pool, close } = await pgSchemaPool("organizations")
-    try {
-      add("PostgreSQL server (pg Pool, loopback)", await measure(await contenders(pool)))
-    } finally {
-      await close()
-    }
-  }
+  const rows = await measureOnDatabases(contenders, "organizations")
   printTable(
     "The active-organization check on a signed-in read (database sessions, sequential calls)",
     ["database", "call", "p50", "p99", "p50 ÷ baseline"],

@@ -17,9 +17,12 @@ export interface OrgContext {
   settings: ResolvedOrganizations
 }
 
-/** The adapter methods `adapter` lacks of the organizations group. */
-export function missingMethods(adapter: object | undefined): string[] {
-  return [...organizationAdapterMethods, "getUser"].filter(
+/** The adapter methods the feature needs: the organizations group, and the inviter's name. */
+export const ORGANIZATION_METHODS: readonly string[] = [...organizationAdapterMethods, "getUser"]
+
+/** The adapter methods `adapter` lacks of `ORGANIZATION_METHODS`. */
+function missingMethods(adapter: object | undefined): string[] {
+  return ORGANIZATION_METHODS.filter(
     (m) => typeof (adapter as Record<string, unknown> | undefined)?.[m] !== "function",
   )
 }

@@ -6,11 +6,11 @@
  * `{basePath}/organization/*`, the JWT claim a rebuilt token keeps (`org`), and the settling of
  * a user's memberships before the operator deletes the user.
  */
-import { MissingAdapter, MissingAdapterMethods } from "../../kernel/errors/errors.js"
+import { MissingAdapter } from "../../kernel/errors/errors.js"
 import type { Feature } from "../../kernel/feature/feature.js"
 import { keepOrgClaim } from "./active.js"
 import { checkOrganizations, FEATURE_ID, resolveOrganizations } from "./config.js"
-import { missingMethods, orgContext } from "./context.js"
+import { ORGANIZATION_METHODS, orgContext } from "./context.js"
 import { removeFromAll } from "./operator.js"
 import { organizationGet, organizationPost } from "./routes.js"
 import type { OrganizationsOptions } from "./types.js"
@@ -22,24 +22,13 @@ export const organizationsFeature: Feature = {
     checkOrganizations(options, report.problems)
     return resolveOrganizations(options)
   },
-  check({ config }, report) {
-    const { adapter } = config
-    if (!adapter) {
-      report.problems.push(
-        new MissingAdapter("Organizations keep their members and invitations in an adapter"),
-      )
-      return
-    }
-    const missing = missingMethods(adapter)
-    if (missing.length > 0) {
-      report.problems.push(
-        new MissingAdapterMethods(
-          `Organizations (organizations) need the adapter methods: ${missing.join(", ")}`,
-          { details: { missing } },
-        ),
-      )
-    }
-  },
+  // Named at start-up with every other part's missing methods (one MissingAdapterMethods).
+  adapterNeeds: () => ({
+    methods: ORGANIZATION_METHODS,
+    withoutAdapter: new MissingAdapter(
+      "Organizations keep their members and invitations in an adapter with the organizations methods",
+    ),
+  }),
   routes: { organization: { GET: organizationGet, POST: organizationPost } },
   session: { keepInToken: keepOrgClaim },
   async beforeUserRemoved(config, userId) {
