@@ -119,13 +119,11 @@ const ActiveOrganization = component$(
                   <Form action={changeRole} class="inline-form">
                     <input type="hidden" name="organizationId" value={organizationId} />
                     <input type="hidden" name="userId" value={m.userId} />
-                    <select name="role" aria-label="Role" data-testid="member-role-select">
-                      {detail.roles.map((r) => (
-                        <option key={r} value={r} selected={r === m.role}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
+                    <RoleSelect
+                      roles={detail.roles}
+                      selected={m.role}
+                      testId="member-role-select"
+                    />
                     <button type="submit" class="button ghost" data-testid="member-role-save">
                       Change role
                     </button>
@@ -152,13 +150,7 @@ const ActiveOrganization = component$(
                 Invite by email
                 <input name="email" type="email" required data-testid="invite-email" />
               </label>
-              <select name="role" aria-label="Role" data-testid="invite-role">
-                {detail.roles.map((r) => (
-                  <option key={r} value={r} selected={r === "member"}>
-                    {r}
-                  </option>
-                ))}
-              </select>
+              <RoleSelect roles={detail.roles} selected="member" testId="invite-role" />
               <button type="submit" class="button" data-testid="invite-send">
                 Invite
               </button>
@@ -212,3 +204,14 @@ const ActiveOrganization = component$(
     )
   },
 )
+
+/** The roles of the app (built in and its own) as a `role` field, `selected` chosen. */
+const RoleSelect = component$((props: { roles: string[]; selected: string; testId: string }) => (
+  <select name="role" aria-label="Role" data-testid={props.testId}>
+    {props.roles.map((r) => (
+      <option key={r} value={r} selected={r === props.selected}>
+        {r}
+      </option>
+    ))}
+  </select>
+))
