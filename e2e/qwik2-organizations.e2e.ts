@@ -1,7 +1,8 @@
 /**
  * Organizations on Qwik 2 through `@latchkey/qwik2`'s `organizationActions()` and
- * `requireOrganizationPermission`, in a fixture app (`fixtures/organizations`: two users in the
- * memory adapter, invitations kept in memory and listed at /mailbox/, written for Qwik 1 and
+ * `requireOrganizationPermission`, in a fixture app (the own-users app's sign-in page with
+ * `fixtures/organizations`: two users in the memory adapter, invitations kept in memory and
+ * listed at /mailbox/, written for Qwik 1 and
  * moved to Qwik 2 as the README's "From Qwik 1" note says), as a production build, JavaScript on
  * and off: Ada creates an organization and invites Bob; Bob accepts on the core's page and sees
  * it; Ada makes him `billing` (the team page shows what it allows) and removes him; Bob's team
@@ -24,7 +25,7 @@ let server: RunningApp
 
 beforeAll(async () => {
   browser = await launch()
-  app = await createApp("qwik2-organizations", ["organizations"], [], qwik2)
+  app = await createApp("qwik2-organizations", ["own-users", "organizations"], [], qwik2)
   server = await serveApp(app, "production")
 }, SETUP_TIMEOUT)
 
