@@ -7,7 +7,7 @@
 // each answering null): the bench weighs the auth library, not a database driver. The demo's own
 // adapter is PGlite on Node, which no Worker runs.
 //
-// A new feature configured by a config key (organizations, say) is one more entry in
+// A new feature configured by a config key (two-factor, organizations) is one more entry in
 // CONFIG_KEY_FEATURES.
 
 const SECRET = JSON.stringify("bench-secret-0123456789abcdef0123456789abcdef")
@@ -63,6 +63,8 @@ const githubWith = (options, imports = []) => ({ ...github, options, imports })
 
 /** The two-factor feature's config key comes from its factory (it brings the feature). */
 const TWO_FACTOR_IMPORT = 'import { TwoFactor } from "@latchkey/core/two-factor"'
+/** So does the organizations feature's. */
+const ORGANIZATIONS_IMPORT = 'import { Organizations } from "@latchkey/core/organizations"'
 
 const credentials = {
   providers: { Credentials: "credentials" },
@@ -104,6 +106,14 @@ const CONFIG_KEY_FEATURES = [
     null,
   ),
   app(
+    "GitHub + `organizations` (stub adapter)",
+    githubWith(
+      `adapter: ${STUB_ADAPTER}, organizations: Organizations({ sendInvitation: ${STUB_MAIL} }),`,
+      [ORGANIZATIONS_IMPORT],
+    ),
+    null,
+  ),
+  app(
     "GitHub + the account API (`account: Account()`)",
     githubWith("account: Account({ rateLimit: false }),", [
       'import { Account } from "@latchkey/core/account"',
@@ -121,7 +131,7 @@ const CONFIG_KEY_FEATURES = [
 /**
  * The demo's config (examples/qwik-app/src/auth.ts) without the Qwik parts: every provider it
  * can have (password, email links and passkeys, the local OpenID Provider with refresh, GitHub,
- * Google), its pages, two-factor, database sessions and session callback; mail goes to stubs as
+ * Google), its pages, two-factor, organizations, database sessions and session callback; mail goes to stubs as
  * the demo's dev mailbox does, env values are stubs, and the adapter is the stub.
  */
 const DEMO = {
@@ -135,6 +145,7 @@ const DEMO = {
   imports: [
     'import { oidcProvider, standardOidcProfile } from "@latchkey/core/providers/oauth"',
     TWO_FACTOR_IMPORT,
+    ORGANIZATIONS_IMPORT,
   ],
   list: [
     `Password({ from: ${FROM}, sendPasswordMail: ${STUB_MAIL} })`,
@@ -149,6 +160,7 @@ const DEMO = {
     `adapter: ${STUB_ADAPTER},`,
     'session: { strategy: "database" },',
     'twoFactor: TwoFactor({ issuer: "Latchkey demo" }),',
+    `organizations: Organizations({ roles: { billing: { invoice: ["read", "pay"] } }, sendInvitation: ${STUB_MAIL} }),`,
     'pages: { signIn: "/signin/", verifyRequest: "/verify-request/", signUp: "/signup/", forgotPassword: "/forgot/", resetPassword: "/reset/", passwordSent: "/verify-request/?password=1" },',
     "callbacks: { async session({ session }) { return session } },",
   ].join("\n  "),

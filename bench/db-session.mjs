@@ -62,17 +62,22 @@ async function measure(fns) {
   )
 }
 
-export async function benchDatabaseSession() {
+/**
+ * `contenders(client)` measured on embedded PGlite and, when DATABASE_URL is set, the PostgreSQL
+ * server (a schema of its own named after `schema`): table rows of database, call, p50, p99 and
+ * p50 ÷ the first contender's.
+ */
+export async function measureOnDatabases(contenders, schema) {
   const rows = []
   const add = (database, results) => {
-    const bare = Object.values(results)[0].p50
+    const base = Object.values(results)[0].p50
     for (const [name, { p50, p99 }] of Object.entries(results)) {
       rows.push([
         database,
         name,
         `${p50.toFixed(3)} ms`,
         `${p99.toFixed(2)} ms`,
-        `${(p50 / bare).toFixed(2)}×`,
+        `${(p50 / base).toFixed(2)}×`,
       ])
     }
   }
@@ -80,13 +85,18 @@ export async function benchDatabaseSession() {
   add("PGlite (embedded)", await measure(await contenders(lite)))
   await lite.close()
   if (process.env.DATABASE_URL) {
-    const { pool, close } = await pgSchemaPool("db_session")
+    const { pool, close } = await pgSchemaPool(schema)
     try {
       add("PostgreSQL server (pg Pool, loopback)", await measure(await contenders(pool)))
     } finally {
       await close()
     }
   }
+  return rows
+}
+
+export async function benchDatabaseSession() {
+  const rows = await measureOnDatabases(contenders, "db_session")
   printTable(
     `Database session read (sequential calls, median of ${ROUNDS} interleaved rounds)`,
     ["database", "call", "p50", "p99", "p50 ÷ bare round trip"],

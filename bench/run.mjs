@@ -5,6 +5,7 @@ import { benchAuthSession } from "./auth-session.mjs"
 import { benchBundles } from "./bundle.mjs"
 import { benchDatabaseSession } from "./db-session.mjs"
 import { benchDrizzleSession } from "./drizzle-session.mjs"
+import { benchOrganizations } from "./organizations.mjs"
 import { benchPasskeys } from "./passkey.mjs"
 import { benchPasswordHash } from "./password-runtimes.mjs"
 import { benchPeers } from "./peers.mjs"
@@ -32,6 +33,7 @@ const suites = {
   revocation: benchRevocation,
   stores: benchStores,
   "two-factor": benchTwoFactor,
+  organizations: benchOrganizations,
   peers: benchPeers,
   "peers-breakdown": benchPeersBreakdown,
   "password-hash": benchPasswordHash,

@@ -22,6 +22,7 @@ const demoFiles = [
   "auth-flows.e2e.ts",
   "email.e2e.ts",
   "endpoints.e2e.ts",
+  "organizations.e2e.ts",
   "passkey-demo.e2e.ts",
   "passkey-signin-page.e2e.ts",
   "password-accounts.e2e.ts",

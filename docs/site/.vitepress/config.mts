@@ -51,6 +51,7 @@ export default defineConfig({
         text: "Running it",
         items: [
           { text: "The account page and two-factor", link: "/account" },
+          { text: "Organizations", link: "/guides/organizations" },
           { text: "Sessions and stores", link: "/sessions" },
           { text: "Deploying", link: "/deploying" },
           { text: "The token module", link: "/token" },

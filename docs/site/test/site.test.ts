@@ -72,6 +72,7 @@ it("reaches every page of the sidebar, and every page from the home page", () =>
   expected.push("/reference/providers")
   expected.push("/benchmarks", "/design/", "/design/address-ownership", "/design/store-contract")
   expected.push("/design/pending-grants", "/design/kernel-and-features", "/design/organizations")
+  expected.push("/guides/organizations")
   expect([...pages.keys()].sort()).toEqual(expect.arrayContaining(expected.sort()))
 })
 

@@ -17,6 +17,7 @@ import Password, { type SendPasswordMailParams } from "@latchkey/core/providers/
 import type { QwikAuthConfig } from "@latchkey/qwik"
 import { adapter } from "./lib/db"
 import {
+  deliverInvitationToDevMailbox,
   deliverPasswordMailToDevMailbox,
   deliverToDevMailbox,
   devMailboxEnabled,
@@ -128,6 +129,16 @@ export const authConfig: QwikAuthConfig = {
   // Two-factor sign-in, turned on per user on /account/two-factor/ (sealed secret and hashed
   // recovery codes in PGlite, migration 0006).
   twoFactor: { issuer: "Latchkey demo" },
+  // Organizations (the account page's section, the /team/ page): members, roles, invitations
+  // mailed to the dev mailbox. `billing` is an app role: permission statements of its own.
+  ...(devMailboxEnabled()
+    ? {
+        organizations: {
+          roles: { billing: { invoice: ["read", "pay"] } },
+          sendInvitation: deliverInvitationToDevMailbox,
+        },
+      }
+    : {}),
   // The demo's own pages. The links of the verification and email-change mails open the core's
   // confirm page (one button, a POST: a mail scanner's GET consumes nothing).
   pages: {

@@ -1,7 +1,7 @@
 /**
  * The core's own flow suites through `Auth()` with the Drizzle adapter on SQLite
  * (better-sqlite3) in place of the memory adapter: password accounts, two-factor, the account
- * API, the claim of an unproven address, email links.
+ * API, the claim of an unproven address, email links, organizations.
  */
 import { afterAll, vi } from "vitest"
 

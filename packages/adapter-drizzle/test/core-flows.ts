@@ -14,6 +14,7 @@ import "../../core/test/account/stolen-session.test.js"
 import "../../core/test/ownership/claim.test.js"
 import "../../core/test/ownership/admin.test.js"
 import "../../core/test/email/flow.test.js"
+import "../../core/test/organizations/organizations.test.js"
 
 import { MemoryAdapter } from "../../core/src/adapters/memory.js"
 import { databaseSessionListScenarios } from "../../core/test/account/db-session-list-scenarios.js"

@@ -1,7 +1,8 @@
 /**
  * Operator functions, for a support desk or a scheduled clean-up (and `npx latchkey`): remove
  * accounts nobody proved that have sat unused, end every session of a user, reset a user's
- * two-factor. Each takes the app's config (the same object given to `Auth()`), so sessions
+ * two-factor, list an organization's members, transfer its ownership, remove a user from every
+ * organization. Each takes the app's config (the same object given to `Auth()`), so sessions
  * are ended where the app keeps them (database rows, the revocation store).
  *
  * ```ts
@@ -13,8 +14,16 @@
  * @module @latchkey/core/admin
  */
 
+import { orgContext } from "./features/organizations/context.js"
+import { transferOwnership } from "./features/organizations/members.js"
+import {
+  membersOf,
+  type RemovedFromOrganizations,
+  removeFromAll,
+} from "./features/organizations/operator.js"
 import { type ResolvedConfig, resolveConfig } from "./kernel/config/resolve.js"
 import { InvalidParameter, MissingAdapterMethods } from "./kernel/errors/errors.js"
+import { featuresOf } from "./kernel/feature/feature.js"
 import { moveAccountState } from "./kernel/grants/account-state.js"
 import { endUserSessions } from "./kernel/grants/end-sessions.js"
 import type { AdapterUser } from "./kernel/types/adapters.js"
@@ -64,6 +73,7 @@ export async function removeUnprovenUsers(
     const now = await adapter.getUser(user.id)
     if (!now || isDate(now.emailVerified)) continue
     await endUserSessions(resolved, user.id)
+    await beforeUserRemoved(resolved, user.id)
     await adapter.deleteUser(user.id)
     removed.push(user)
   }
@@ -99,6 +109,50 @@ export async function resetTwoFactor(config: AuthConfig, userId: string): Promis
   return enrolled
 }
 
+/** What each feature settles before a user row goes (no organization is left ownerless). */
+async function beforeUserRemoved(config: ResolvedConfig, userId: string): Promise<void> {
+  for (const feature of featuresOf(config)) await feature.beforeUserRemoved?.(config, userId)
+}
+
+/**
+ * An organization's members with their role, name and address, oldest first (organizations
+ * configured). An unknown id: `[]`.
+ */
+export async function listOrganizationMembers(config: AuthConfig, organizationId: string) {
+  assertId(organizationId, "organizationId")
+  return membersOf(orgContext(await usable(config)), organizationId)
+}
+
+/**
+ * Makes `userId` (a member) an owner of the organization and every other owner an admin, for
+ * a support desk settling who owns it. Throws `OrganizationError` (`not-found`) for a user who
+ * is not a member.
+ */
+export async function transferOrganizationOwnership(
+  config: AuthConfig,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
+  assertId(organizationId, "organizationId")
+  assertUserId(userId)
+  await transferOwnership(orgContext(await usable(config)), null, organizationId, userId)
+}
+
+/**
+ * Removes the user from every organization (a ban, an account about to be deleted): where they
+ * were the only owner, ownership passes to the oldest admin, else the oldest member; an
+ * organization nobody else is in is deleted. Says what happened where.
+ */
+export async function removeUserFromOrganizations(
+  config: AuthConfig,
+  userId: string,
+): Promise<RemovedFromOrganizations> {
+  assertUserId(userId)
+  return removeFromAll(orgContext(await usable(config)), userId)
+}
+
+export type { RemovedFromOrganizations }
+
 async function usable(config: AuthConfig): Promise<ResolvedConfig> {
   const resolved = resolveConfig(await withPlainProviders(config))
   if (resolved.configError) throw resolved.configError
@@ -133,7 +187,11 @@ function assertQuery(query: UnprovenQuery): void {
 }
 
 function assertUserId(userId: unknown): asserts userId is string {
-  if (typeof userId !== "string" || userId.length === 0 || userId.length > 512) {
-    throw new InvalidParameter("userId", "must be a non-empty string of at most 512 characters")
+  assertId(userId, "userId")
+}
+
+function assertId(id: unknown, name: string): asserts id is string {
+  if (typeof id !== "string" || id.length === 0 || id.length > 512) {
+    throw new InvalidParameter(name, "must be a non-empty string of at most 512 characters")
   }
 }

@@ -33,6 +33,8 @@ const FEATURE_OF_TYPE: Record<string, () => Promise<Feature>> = {
 const loadTwoFactor = () => import("./features/two-factor/index.js").then((m) => m.twoFactorFeature)
 const loadAccountApi = () =>
   import("./features/account-api/index.js").then((m) => m.accountApiFeature)
+const loadOrganizations = () =>
+  import("./features/organizations/index.js").then((m) => m.organizationsFeature)
 
 /** Provider types whose changes are account changes: the account API comes with them. */
 const WITH_ACCOUNT_API = new Set(["webauthn"])
@@ -41,7 +43,7 @@ const WITH_ACCOUNT_API = new Set(["webauthn"])
 const seen = new WeakMap<object, AuthConfig | Promise<AuthConfig>>()
 
 /**
- * `config` with every plain provider object and plain `twoFactor` carrying its feature. A value
+ * `config` with every plain provider object and plain `twoFactor` and `organizations` carrying its feature. A value
  * with no known `type` is left for the kernel's configuration check, which names it.
  */
 export function withPlainProviders<C extends AuthConfig>(config: C): C | Promise<C> {
@@ -68,7 +70,8 @@ function needsFeatures(config: AuthConfig): boolean {
   const providers: unknown[] = Array.isArray(config.providers) ? config.providers : []
   return (
     providers.some((p) => isPlain(p) || typeof p === "function") ||
-    (config.twoFactor !== undefined && isPlain(config.twoFactor))
+    (config.twoFactor !== undefined && isPlain(config.twoFactor)) ||
+    (config.organizations !== undefined && isPlain(config.organizations))
   )
 }
 
@@ -80,7 +83,11 @@ async function upgrade<C extends AuthConfig>(config: C): Promise<C> {
     config.twoFactor !== undefined && isPlain(config.twoFactor)
       ? withFeature(config.twoFactor, await loadTwoFactor(), await loadAccountApi())
       : config.twoFactor
-  return { ...config, providers, twoFactor } as C
+  const organizations =
+    config.organizations !== undefined && isPlain(config.organizations)
+      ? withFeature(config.organizations, await loadOrganizations())
+      : config.organizations
+  return { ...config, providers, twoFactor, organizations } as C
 }
 
 async function upgradeProvider(entry: unknown): Promise<unknown> {

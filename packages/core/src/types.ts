@@ -6,6 +6,7 @@
  *
  * @module @latchkey/core
  */
+import type { OrganizationsConfig } from "./features/organizations/types.js"
 import type { TwoFactorConfig } from "./features/two-factor/types.js"
 import type { AuthConfig as KernelAuthConfig } from "./kernel/config/auth-config.js"
 import type { Provider } from "./providers/index.js"
@@ -44,4 +45,10 @@ export interface AuthConfig extends KernelAuthConfig {
    * options). Needs an adapter with the two-factor methods. See `TwoFactorOptions`.
    */
   twoFactor?: TwoFactorConfig
+  /**
+   * Latchkey: organizations (members, roles, invitations): `Organizations({ … })` from
+   * `@latchkey/core/organizations` (the Qwik bindings also take the plain options). Needs an
+   * adapter with the organizations methods. See `OrganizationsOptions`.
+   */
+  organizations?: OrganizationsConfig
 }

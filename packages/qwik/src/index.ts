@@ -24,6 +24,18 @@ export type {
 } from "./account-types.js"
 export type { QwikAuthConfigFn } from "./config.js"
 export { setEnvDefaults } from "./env.js"
+export { organizationActions } from "./organizations.js"
+export {
+  type GuardedOrganization,
+  hasOrganizationPermission,
+  requireOrganizationPermission,
+} from "./organizations-guard.js"
+export type {
+  OrganizationActionFailure,
+  OrganizationOp,
+  OrganizationSummary,
+  OrganizationsData,
+} from "./organizations-server.js"
 export {
   type PasskeyFailure,
   type PasskeyOptions,

@@ -170,6 +170,15 @@ export const changeEmailSchema = (z: Z) => ({
   currentPassword: z.string().max(4096).optional(),
 })
 
+/** `{ organizationId }` of the organization actions. */
+export const organizationIdSchema = (z: Z) => ({ organizationId: z.string().min(1).max(200) })
+
+/** `{ organizationId, userId }`: a member of an organization. */
+export const organizationMemberSchema = (z: Z) => ({
+  organizationId: z.string().min(1).max(200),
+  userId: z.string().min(1).max(200),
+})
+
 export type SignInInput = z.output<z.ZodObject<ReturnType<typeof signInSchema>>>
 export type SignOutInput = z.output<z.ZodObject<ReturnType<typeof signOutSchema>>>
 export type UpdateSessionInput = z.output<z.ZodObject<ReturnType<typeof updateSessionSchema>>>

@@ -17,6 +17,12 @@ import { loadSession } from "./session.js"
 import { hasSession, readSessionFromMap } from "./shared-map.js"
 
 export {
+  hasOrganizationPermissionBody,
+  loadOrganizations,
+  organizationAction,
+  requireOrganizationPermissionBody,
+} from "./organizations-server.js"
+export {
   loadTwoFactorStatus,
   twoFactorSettingsAction,
   verifyTwoFactorAction,

@@ -12,6 +12,12 @@ export class Redirect {
     readonly location: string,
   ) {}
 }
+export class ErrorResponse {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+  ) {}
+}
 export class Sent {
   constructor(readonly response: Response) {}
 }
@@ -52,6 +58,7 @@ export function fakeEvent(path: string, options: FakeEventOptions = {}) {
     },
     redirect: (status: number, location: string) => new Redirect(status, location),
     send: (response: Response) => new Sent(response),
+    error: (status: number, message: string) => new ErrorResponse(status, message),
     fail: (status: number, data: object) => ({ failed: true, status, ...data }),
   } as unknown as RequestEventCommon
   return { event, headers, cookies, setCalls }

@@ -10,6 +10,7 @@
  * as anyone.
  */
 import { flushDeferred } from "@latchkey/core"
+import type { InvitationMail } from "@latchkey/core/organizations"
 import type { SendVerificationRequestParams } from "@latchkey/core/providers/email"
 import type { SendPasswordMailParams } from "@latchkey/core/providers/password"
 import { database } from "./db"
@@ -58,6 +59,17 @@ export async function deliverPasswordMailToDevMailbox(
 ): Promise<void> {
   const { identifier, purpose, message, url, expires } = params
   await store({ to: identifier, purpose, subject: message.subject, url, expires })
+}
+
+/** The organizations feature's `sendInvitation`: store the invitation mail instead. */
+export async function deliverInvitationToDevMailbox(mail: InvitationMail): Promise<void> {
+  await store({
+    to: mail.to,
+    purpose: "invitation",
+    subject: `Join ${mail.organization.name} as ${mail.role}`,
+    url: mail.url,
+    expires: mail.expires,
+  })
 }
 
 async function store(mail: {

@@ -1,4 +1,4 @@
-import { routeAuth$, twoFactorActions } from "@latchkey/qwik"
+import { organizationActions, routeAuth$, twoFactorActions } from "@latchkey/qwik"
 import { authConfig } from "~/auth"
 
 const auth = routeAuth$(() => authConfig)
@@ -37,6 +37,20 @@ export const {
   useVerifyTwoFactor,
 } = twoFactor
 
+// Organizations (the account page's section): create, choose the active one, invite by mail,
+// change roles, remove, leave. The mailed link opens the core's own accept page.
+const organizations = organizationActions()
+export const {
+  useCreateOrganization,
+  useDeleteOrganization,
+  useSetActiveOrganization,
+  useInviteMember,
+  useCancelInvitation,
+  useUpdateMemberRole,
+  useRemoveMember,
+  useLeaveOrganization,
+} = organizations
+
 // Qwik City runs every `routeLoader$` a route module exports on every request to that route,
 // and this plugin is part of every route. The account loaders ask the core for the account
 // (passkeys, devices, linked accounts) and the second factor: exported here they would cost
@@ -45,4 +59,5 @@ export const {
 export const accountLoaders = {
   useAccount: auth.useAccount,
   useTwoFactorStatus: twoFactor.useTwoFactorStatus,
+  useOrganizations: organizations.useOrganizations,
 }

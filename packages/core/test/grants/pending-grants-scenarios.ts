@@ -162,6 +162,10 @@ export const SCENARIOS_BY_PURPOSE: Readonly<Record<string, readonly string[]>> =
     "1. a squatter's pending address change cannot move the account its owner claimed",
     "2. a pending address change asked with a phished password dies with the owner's reset",
   ],
+  // In test/organizations/organizations-scenarios.ts: the inviter's "sign out everywhere".
+  "organization-invitation": [
+    "an invitation mailed before the inviter's account state moved is void after it",
+  ],
   "two-factor-step": [
     "3. a half-done enrollment started before a claim cannot finish after it",
     "3. a half-done enrollment started with a phished password cannot finish after the owner's reset",

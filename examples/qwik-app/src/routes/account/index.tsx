@@ -1,6 +1,6 @@
 /**
  * The account page: the nickname (a custom session field), the password and the email address,
- * passkeys, the devices signed in, and the linked sign-in methods. Every change is a `<Form>` on one of the binding's account actions,
+ * passkeys, the devices signed in, the linked sign-in methods, and organizations. Every change is a `<Form>` on one of the binding's account actions,
  * so it works without JavaScript; adding a passkey runs the WebAuthn ceremony, which needs it.
  * The core refuses changes when the sign-in is not recent; the page then offers to sign in again.
  */
@@ -9,6 +9,7 @@ import { type DocumentHead, Form, type RequestHandler, useLocation } from "@buil
 import { type AccountData, registerPasskey, type Session } from "@latchkey/qwik"
 import { AccountResult } from "~/components/account-result"
 import { NewPassword } from "~/components/new-password"
+import { OrganizationsSection } from "~/components/organizations"
 import { PasskeyButton } from "~/components/passkey-button"
 import {
   accountLoaders,
@@ -27,6 +28,7 @@ import {
 
 // Exported by this page only, so only this page pays for reading the account (see plugin@auth).
 export const useAccount = accountLoaders.useAccount
+export const useOrganizations = accountLoaders.useOrganizations
 
 export const onRequest: RequestHandler = ({ sharedMap, url, redirect }) => {
   if (!(sharedMap.get("@latchkey/session") as Session | null)) {
@@ -62,6 +64,7 @@ const providerNames: Record<string, string> = {
 
 export default component$(() => {
   const account = useAccount()
+  const organizations = useOrganizations()
   const loc = useLocation()
   const data = account.value
   if (!data) {
@@ -97,6 +100,9 @@ export default component$(() => {
       <Passkeys data={data} added={loc.url.searchParams.get("passkey") === "added"} />
       <Devices data={data} />
       <SignInMethods data={data} />
+      {organizations.value && (
+        <OrganizationsSection data={organizations.value} userId={data.user.id} />
+      )}
       <section class="card" data-testid="two-factor-link">
         <h2>Two-factor sign-in</h2>
         <p>

@@ -4,10 +4,7 @@
  * (double-submit, as `/signout`), needs a recent sign-in (with the second factor when
  * two-factor is on: `step-up.ts`) and counts against the user's limit (`change-limit.ts`).
  *
- * Answers: JSON for scripts (`{ ok: true }`, errors `{ error: <type>, message }` with their
- * status); with `X-Auth-Return-Redirect` the same plus `url`; a plain form post (Accept
- * text/html) a 303 to `callbackUrl` (same-origin rule), with `?error=<type>` on failure —
- * except a failed CSRF check, which never redirects (a 403 page, as everywhere else).
+ * Answers as every change of the signed-in user's does (`kernel/http/account-answer.ts`).
  */
 
 import { warnMissingOnce } from "../../kernel/account/adapter-support.js"
@@ -15,18 +12,15 @@ import { currentSession, keptSession } from "../../kernel/account/current-sessio
 import { assertStepUp } from "../../kernel/account/step-up.js"
 import { countAccountChange } from "../../kernel/config/account-change-limit.js"
 import { requireCsrf } from "../../kernel/csrf/require.js"
+import { SessionRequired, UnknownAction } from "../../kernel/errors/errors.js"
 import {
-  AuthError,
-  CallbackRouteError,
-  SessionRequired,
-  UnknownAction,
-} from "../../kernel/errors/errors.js"
+  accountErrorOutcome,
+  destination,
+  formNavigation,
+} from "../../kernel/http/account-answer.js"
 import { addCookies, type RequestContext } from "../../kernel/http/context.js"
-import { errorOutcome } from "../../kernel/http/error-outcome.js"
 import { json, NO_CACHE_HEADERS, type Outcome, redirect } from "../../kernel/http/outcome.js"
-import { publicError } from "../../kernel/http/public-error.js"
 import { sessionContext } from "../../kernel/session/from-request.js"
-import { toLocation } from "../../kernel/urls/redirect.js"
 import { ACCOUNT_OPS, assertOpSupported, isAccountOp, runAccountOp } from "./operations.js"
 import { accountView } from "./view.js"
 
@@ -74,78 +68,4 @@ export async function postAccountAction(ctx: RequestContext): Promise<Outcome> {
   } catch (error) {
     return await accountErrorOutcome(ctx, error)
   }
-}
-
-/** A browser form post without script: answered with a redirect, not JSON. */
-function formNavigation(ctx: RequestContext): boolean {
-  if (ctx.returnRedirect || ctx.parsed.method !== "POST") return false
-  const accept = ctx.request.headers.get("accept") ?? ""
-  return ctx.parsed.contentType === "form" && accept.includes("text/html")
-}
-
-/** `callbackUrl` (body, then query) through the `redirect` callback; default the account URL. */
-async function destination(ctx: RequestContext, error?: string): Promise<string> {
-  const { body, query } = ctx.parsed
-  const asked = [body.callbackUrl, query.callbackUrl].find((v) => typeof v === "string" && v)
-  const base = ctx.config.basePath === "/" ? "" : ctx.config.basePath
-  const fallback = `${ctx.origin}${base}/account`
-  const chosen =
-    typeof asked === "string"
-      ? await ctx.config.callbacks.redirect({ url: asked, baseUrl: ctx.origin })
-      : fallback
-  const url = new URL(toLocation(typeof chosen === "string" ? chosen : fallback, ctx.origin))
-  if (error) url.searchParams.set("error", error)
-  return url.href
-}
-
-const STATUS: Record<string, number> = {
-  InvalidRequest: 400,
-  InvalidProvider: 400,
-  EmailSignInError: 400,
-  // A wrong current password (password and email changes).
-  CredentialsSignin: 403,
-  RateLimited: 429,
-  UnknownAction: 400,
-  MissingCSRF: 403,
-  StoreError: 503,
-  StoreTimeout: 503,
-  StoreFull: 503,
-}
-
-async function accountErrorOutcome(ctx: RequestContext, thrown: unknown): Promise<Outcome> {
-  const error =
-    thrown instanceof AuthError
-      ? thrown
-      : new CallbackRouteError("Unexpected error in the account API", { cause: thrown })
-  // A failed CSRF check keeps its usual answer: a 403 that drives the browser nowhere.
-  if (error.type === "MissingCSRF" && formNavigation(ctx)) return errorOutcome(ctx, error)
-  const status = (error as { status?: number }).status ?? STATUS[error.type] ?? 500
-  // Faults (an adapter without the method, a store or database outage) are errors; the rest
-  // are user events, at debug.
-  if (status >= 500) ctx.logger.error(error)
-  else {
-    ctx.logger.event(
-      "account-refused",
-      `${error.type}: ${error.message} (account ${ctx.providerId ?? "view"})`,
-    )
-  }
-  const { type, message } =
-    status === 500
-      ? publicError(undefined)
-      : error.type === "NotSupportedByAdapter" // composed here from fixed text and a method name
-        ? { type: error.type, message: error.message }
-        : publicError(error)
-  if (formNavigation(ctx)) return redirect(await destination(ctx, type))
-  const url = ctx.returnRedirect ? { url: await destination(ctx, type) } : {}
-  const retryAfter = error.details?.retryAfterSeconds
-  const headers =
-    typeof retryAfter === "number"
-      ? { ...NO_CACHE_HEADERS, "Retry-After": String(retryAfter) }
-      : NO_CACHE_HEADERS
-  // A refused password names the rule it broke (`too-short`, `common`, …) for the page.
-  const reason =
-    type === "PasswordRejected" && typeof error.details?.reason === "string"
-      ? { reason: error.details.reason }
-      : {}
-  return json({ error: type, message, ...reason, ...url }, status, headers)
 }

@@ -18,11 +18,12 @@ import type { KeptSession } from "../grants/account-state.js"
 import type { RequestContext } from "../http/context.js"
 import { checkRevocation } from "../revocation/index.js"
 import type { SessionContext } from "../session/context.js"
+import { rowReadWith } from "../session/database-session.js"
 import { sessionContext } from "../session/from-request.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import { readSession } from "../session/read.js"
 import type { JWT } from "../token/jwt.js"
-import type { AdapterUser } from "../types/adapters.js"
+import type { AdapterSession, AdapterUser } from "../types/adapters.js"
 import { isEmailProven } from "./email-ownership.js"
 import { databaseSessionFacts, type RecentAuthFacts } from "./recent-auth.js"
 
@@ -43,6 +44,8 @@ export type SignedInSession = {
   sessionId: string | undefined
   /** The decoded token of a JWT session (`null` for a database session). */
   token: JWT | null
+  /** The row of a database session (`null` for a JWT session). */
+  row: AdapterSession | null
   facts: RecentAuthFacts
   cookies: ResponseCookie[]
 }
@@ -84,6 +87,7 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
       stored,
       sessionId: typeof token.sid === "string" ? token.sid : undefined,
       token,
+      row: null,
       facts: {
         authTime: typeof token.auth_time === "number" ? token.auth_time : undefined,
         amr: Array.isArray(token.amr) ? token.amr.filter((v) => typeof v === "string") : undefined,
@@ -92,7 +96,10 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
     }
   }
   const sessionToken = sctx.requestCookies[sctx.cookies.sessionToken.name]
-  const found = sessionToken ? await config.adapter!.getSessionAndUser!(sessionToken) : null
+  // The row the read just found; read again only if the read kept none (it always does).
+  const found =
+    rowReadWith(sctx) ??
+    (sessionToken ? await config.adapter!.getSessionAndUser!(sessionToken) : null)
   if (!found || found.session.expires.valueOf() <= Date.now()) return { signedIn: false, cookies }
   return {
     signedIn: true,
@@ -101,6 +108,7 @@ export async function currentSession(sctx: SessionContext): Promise<CurrentSessi
     stored: found.user,
     sessionId: typeof found.session.id === "string" ? found.session.id : undefined,
     token: null,
+    row: found.session,
     facts: databaseSessionFacts(found.session),
     cookies,
   }

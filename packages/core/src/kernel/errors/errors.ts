@@ -68,6 +68,7 @@ export type ErrorType =
   | "InvalidTwoFactorCode"
   | "TwoFactorSignInExpired"
   | "TwoFactorStateError"
+  | "OrganizationError"
 
 /** Extra facts about an error, kept for logs. Never put a token, cookie value or secret here. */
 export interface ErrorDetails {
@@ -507,6 +508,27 @@ export class PasswordRejected extends AuthError {
   static override type: ErrorType = "PasswordRejected"
   static override clientSafe = true
   readonly status = 400
+}
+
+/**
+ * An organization operation refused (`code`: `not-found`, `forbidden`, `slug-taken`,
+ * `limit-reached`, `last-owner`, `role-above-yours`, `invitation-invalid`,
+ * `invitation-other-address`, `address-unproven`, `invalid-input`, …). The message is composed
+ * by the feature from fixed text and says what to do; another organization's ids are
+ * `not-found`, whether they exist elsewhere is never revealed.
+ */
+export class OrganizationError extends AuthError {
+  static override type: ErrorType = "OrganizationError"
+  static override clientSafe = true
+  /** HTTP status of the answer (400, 403, 404, 409, …). */
+  readonly status: number
+  /** The stable reason, for the app's `switch` and the JSON body. */
+  readonly code: string
+  constructor(code: string, status: number, message: string) {
+    super(message, { details: { code } })
+    this.code = code
+    this.status = status
+  }
 }
 
 /** Error types that may be shown to the client as `?error=`; every other one becomes `Configuration`. */

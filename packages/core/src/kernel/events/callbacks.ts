@@ -37,4 +37,22 @@ export interface EventCallbacks {
    * cannot remove: the handler must.
    */
   accountClaimed?: (message: AccountClaimedMessage) => Awaitable<void>
+  /**
+   * Latchkey: something changed in an organization (the organizations feature): a member
+   * added, removed (or left), a role changed, an invitation sent or accepted, the organization
+   * deleted. `actorId` is who did it (`null`: an operator function).
+   */
+  organization?: (message: OrganizationEvent) => Awaitable<void>
 }
+
+/** What the `organization` event reports. */
+export type OrganizationEvent = { organizationId: string; actorId: string | null } & (
+  | { type: "member-added"; userId: string; role: string }
+  | { type: "member-removed"; userId: string; reason: "removed" | "left" | "user-removed" }
+  | { type: "role-changed"; userId: string; from: string; to: string }
+  | { type: "invitation-sent"; invitationId: string; email: string; role: string }
+  | { type: "invitation-cancelled"; invitationId: string }
+  | { type: "invitation-accepted"; invitationId: string; userId: string; role: string }
+  | { type: "organization-created" }
+  | { type: "organization-deleted" }
+)

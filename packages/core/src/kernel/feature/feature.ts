@@ -124,6 +124,11 @@ export interface Feature extends ConfigFeature {
   readonly signInMethods?: (config: ResolvedConfig, holdings: Holdings) => Promise<number>
   /** Session hooks (provider tokens riding in a JWT session, their refresh errors). */
   readonly session?: SessionHooks
+  /**
+   * Before a user row is deleted (the operator functions): what the feature holds of the user
+   * is settled (organizations pass their ownership on). Throws to refuse the deletion, saying why.
+   */
+  readonly beforeUserRemoved?: (config: ResolvedConfig, userId: string) => Promise<void>
 }
 
 /** The features of `config`, as the request-time code calls them. */

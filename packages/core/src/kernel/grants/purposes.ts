@@ -43,6 +43,11 @@ export const GRANT_PURPOSES = {
     binding: "account-state",
     mintedIn: ["features/password/links.ts"],
   },
+  "organization-invitation": {
+    carrier: "mailed link",
+    binding: "account-state",
+    mintedIn: ["features/organizations/invitations.ts"],
+  },
   "two-factor-step": {
     carrier: "sealed cookie",
     binding: "account-state",

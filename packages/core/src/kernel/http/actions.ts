@@ -13,6 +13,7 @@ export const AUTH_ACTIONS = [
   "account",
   "two-factor",
   "password",
+  "organization",
 ] as const
 
 export type AuthAction = (typeof AUTH_ACTIONS)[number]
@@ -34,4 +35,6 @@ export const ACTIONS_WITH_PROVIDER: ReadonlySet<AuthAction> = new Set([
   "two-factor",
   // The password account flows: `password/<op>`.
   "password",
+  // The organizations feature: `organization/<op>`.
+  "organization",
 ])

@@ -14,6 +14,8 @@ const OWN_MESSAGE_TYPES = new Set([
   "InvalidProvider",
   // Composed by the password policy from fixed text and its configured numbers.
   "PasswordRejected",
+  // Composed by the organizations feature from fixed text (never an id or an address).
+  "OrganizationError",
 ])
 
 const FIXED_MESSAGES: Record<string, string> = {

@@ -36,6 +36,19 @@ async function endedByStamp(
   return carried.stamp < (await accountStamp(sctx.config, userId))
 }
 
+/**
+ * The row (and user) a read found, by the session context it read with: `currentSession` acts
+ * for the user with the row just read instead of reading it again (one query per request).
+ */
+const rowsRead = new WeakMap<SessionContext, { session: AdapterSession; user: AdapterUser }>()
+
+/** The row the last successful read with `sctx` found, as it is after the read (slid or not). */
+export function rowReadWith(
+  sctx: SessionContext,
+): { session: AdapterSession; user: AdapterUser } | undefined {
+  return rowsRead.get(sctx)
+}
+
 export async function readDatabaseSession(
   sctx: SessionContext,
   update: SessionUpdate | undefined,
@@ -93,6 +106,7 @@ export async function readDatabaseSession(
       markSession(session as Session)
     }
     await emitEvent(config.events, logger, "session", { session: session as Session })
+    if (session) rowsRead.set(sctx, { session: row, user })
     return { session: session as Session, cookies }
   } catch (cause) {
     // The database may be down: keep the cookie so the user is signed in again once it is back.
