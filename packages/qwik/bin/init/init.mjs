@@ -4,10 +4,10 @@
 // --force. Every step is a module of its own; this one runs them in order and reports.
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { join, relative, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { addVitePlugin } from "../vite.mjs"
-import { ensureEnv, ensureGitignore, readEnvFile } from "./env.mjs"
+import { checkEnvFile, EnvFileRefused, ensureEnv, ensureGitignore, readEnvFile } from "./env.mjs"
 import { writeFile } from "./files.mjs"
 import { describeOutcome, MigrateError, pgliteDirOf, runMigrations } from "./migrate.mjs"
 import { ask, checkChoice, INIT_USAGE, parseInitArgs, UsageError } from "./options.mjs"
@@ -58,7 +58,7 @@ function addDependencies(dir, pkg, wanted, { dryRun, installFrom }) {
     if (installFrom && name.startsWith("@latchkey/") && !tarball) {
       throw new UsageError(`--install-from ${installFrom}: no npm pack tarball of ${name} there`)
     }
-    devDependencies[name] = tarball ? `file:${tarball}` : /** @type {string} */ (wanted[name])
+    devDependencies[name] = tarball ? fileSpec(dir, tarball) : /** @type {string} */ (wanted[name])
   }
   // Sorted, as npm writes them.
   pkg.devDependencies = Object.fromEntries(
@@ -70,6 +70,16 @@ function addDependencies(dir, pkg, wanted, { dryRun, installFrom }) {
     writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, indent)}\n`)
   }
   return missing
+}
+
+/**
+ * A `file:` dependency relative to the app, as npm writes one: an absolute path would name this
+ * machine's directories in a file that is committed and read on other machines.
+ * @param {string} dir
+ * @param {string} tarball
+ */
+export function fileSpec(dir, tarball) {
+  return `file:${relative(dir, tarball).split(sep).join("/")}`
 }
 
 /** @param {string} dir @param {string[]} names */
@@ -91,6 +101,8 @@ export async function main(args) {
       return 0
     }
     const project = detectProject(dir)
+    // Before anything is written: a `.env` init must not put the secret into stops the run.
+    checkEnvFile(dir)
     const asked =
       !flags.yes && process.stdin.isTTY && (!flags.methods || !flags.sessions)
         ? await ask(flags)
@@ -143,7 +155,7 @@ export async function main(args) {
     out(
       envAdded.length > 0
         ? `  .env: ${would}added ${envAdded.join(", ")}`
-        : "  .env: has AUTH_SECRET and AUTH_URL",
+        : "  .env: has AUTH_SECRET, and AUTH_TRUST_HOST or AUTH_URL",
     )
     const ignored = ensureGitignore(
       dir,
@@ -208,6 +220,8 @@ export async function main(args) {
     const message = error instanceof Error ? error.message : String(error)
     process.stderr.write(`latchkey init: ${message}\n`)
     if (error instanceof UsageError) process.stderr.write(INIT_USAGE)
+    if (error instanceof EnvFileRefused)
+      process.stderr.write("latchkey init: nothing was written\n")
     return 1
   }
 }
@@ -230,7 +244,8 @@ function nextSteps({ methods, sessions }, kept) {
   if (kept > 0) steps.push("merge the diffs above by hand, or run again with --force")
   if (methods.includes("password") || methods.includes("email")) {
     steps.push(
-      "set EMAIL_SERVER (an SMTP URL) and EMAIL_FROM in .env: sign-up and sign-in mails go there",
+      "in development the mails are kept, not sent: open http://localhost:5173/dev/mailbox/ (this machine only)",
+      "before production, set EMAIL_SERVER (an SMTP URL) and EMAIL_FROM (the From address): a production server (and `npm run preview`) refuses to start without EMAIL_SERVER",
     )
   }
   if (methods.includes("github")) steps.push("set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env")
@@ -242,6 +257,7 @@ function nextSteps({ methods, sessions }, kept) {
     steps.push("export DATABASE_URL (PostgreSQL) for the server, and run `npx latchkey migrate`")
   }
   steps.push("`npm run dev`, then open http://localhost:5173/account (sign-in is /auth/signin)")
+  steps.push("`npm run build` then `npm run preview` signs in too, at http://localhost:4173")
   steps.push(
     "in production, set AUTH_SECRET and AUTH_URL (the public URL) in the server's environment",
   )
