@@ -383,16 +383,73 @@ describe("latchkey init", () => {
     const run = spawnSync(
       "script",
       ["-qec", `"${process.execPath}" "${bin}" init --no-install`, "/dev/null"],
-      { cwd: dir, encoding: "utf8", env: env(), input: "github,nope\ngithub,google\nredis\njwt\n" },
+      {
+        cwd: dir,
+        encoding: "utf8",
+        env: env(),
+        input: "github,nope\ngithub,google\nmars\nnode\nredis\njwt\n",
+      },
     )
     expect(run.status).toBe(0)
     const output = run.stdout.replaceAll("\r", "")
     expect(output).toContain("unknown sign-in method nope")
+    expect(output).toContain("use one of node, bun, deno, cloudflare-pages, vercel-edge, netlify")
     expect(output).toContain("use one of jwt, pglite, postgres")
     expect(output).toContain("methods github, google; sessions jwt")
     expect(read(dir, "src/routes/plugin@auth.ts")).toContain(
       "--methods github,google --sessions jwt",
     )
+  })
+
+  it("--target names the runtime's adapter and start command in the next steps", () => {
+    for (const [target, adapter, start] of [
+      ["node", "node-server", "node server/entry.node-server"],
+      ["bun", "bun", "bun server/entry.bun.js"],
+      ["deno", "deno", "deno run"],
+    ]) {
+      const dir = starterApp("starter")
+      // PGlite is the default where there is a file system (once: its migrations take a while).
+      const flags = target === "node" ? [] : ["--methods", "github", "--sessions", "jwt"]
+      const run = latchkey(dir, ["init", "--yes", "--no-install", "--target", target!, ...flags])
+      expect(run.stderr).toBe("")
+      if (target === "node") expect(run.stdout).toContain("sessions pglite; target node")
+      else expect(run.stdout).toContain(`target ${target}`)
+      expect(run.stdout).toContain(`\`npm run qwik add ${adapter}\``)
+      expect(run.stdout).toContain(start)
+    }
+    const edge = starterApp("starter-v2")
+    const args = ["init", "--yes", "--no-install", "--target", "vercel-edge", "--methods", "github"]
+    const run = latchkey(edge, args)
+    expect(run.status).toBe(0)
+    // JWT sessions by default where there is no file system.
+    expect(run.stdout).toContain("sessions jwt; target vercel-edge")
+    expect(read(edge, "src/routes/plugin@auth.ts")).toContain("--target vercel-edge")
+  })
+
+  it("refuses on an edge runtime what cannot run there, naming the part, writing nothing", () => {
+    const dir = starterApp("starter")
+    const before = snapshot(dir)
+    const refusals: [string[], string][] = [
+      [
+        ["--target", "cloudflare-pages", "--sessions", "pglite"],
+        "--sessions pglite cannot run on Cloudflare Pages (workerd): PGlite keeps the database in a directory",
+      ],
+      [
+        ["--target", "netlify", "--sessions", "postgres"],
+        "--sessions postgres cannot run on Netlify Edge Functions: the pg driver opens TCP sockets",
+      ],
+      [
+        ["--target", "vercel-edge", "--methods", "password"],
+        "password keep accounts in a database, and init writes none that runs on Vercel Edge",
+      ],
+      [["--target", "mars"], "--target mars: use one of node, bun, deno"],
+    ]
+    for (const [flags, message] of refusals) {
+      const run = latchkey(dir, ["init", "--yes", "--no-install", ...flags])
+      expect(run.status).toBe(1)
+      expect(run.stderr).toContain(message)
+    }
+    expect(snapshot(dir)).toEqual(before)
   })
 
   it("refuses a directory that is not a Qwik app", () => {

@@ -10,7 +10,15 @@ import { addVitePlugin } from "../vite.mjs"
 import { checkEnvFile, EnvFileRefused, ensureEnv, ensureGitignore, readEnvFile } from "./env.mjs"
 import { writeFile } from "./files.mjs"
 import { describeOutcome, MigrateError, pgliteDirOf, runMigrations } from "./migrate.mjs"
-import { ask, checkChoice, INIT_USAGE, parseInitArgs, UsageError } from "./options.mjs"
+import {
+  ask,
+  checkChoice,
+  defaultSessions,
+  INIT_USAGE,
+  parseInitArgs,
+  TARGETS,
+  UsageError,
+} from "./options.mjs"
 import { detectProject } from "./project.mjs"
 import { filesFor, PGLITE_DIR, packagesFor } from "./templates.mjs"
 
@@ -104,21 +112,23 @@ export async function main(args) {
     // Before anything is written: a `.env` init must not put the secret into stops the run.
     checkEnvFile(dir)
     const asked =
-      !flags.yes && process.stdin.isTTY && (!flags.methods || !flags.sessions)
+      !flags.yes && process.stdin.isTTY && (!flags.methods || !flags.sessions || !flags.target)
         ? await ask(flags)
         : undefined
-    const { methods, sessions } = checkChoice(
+    const chosenTarget = asked?.target ?? flags.target ?? "node"
+    const { methods, sessions, target } = checkChoice(
       asked?.methods ?? flags.methods ?? ["password"],
-      asked?.sessions ?? flags.sessions ?? "pglite",
+      asked?.sessions ?? flags.sessions ?? defaultSessions(chosenTarget),
+      chosenTarget,
     )
-    const choice = { methods, sessions, project }
+    const choice = { methods, sessions, target, project }
     const options = { force: flags.force, dryRun: flags.dryRun }
     const installFrom = flags.installFrom ? resolve(flags.installFrom) : undefined
     const would = flags.dryRun ? "would be " : ""
 
     out(
       `latchkey init${flags.dryRun ? " (dry run: nothing is written)" : ""}: Qwik ${project.qwik} app ` +
-        `(${project.binding}, ${project.packageManager}); methods ${methods.join(", ")}; sessions ${sessions}`,
+        `(${project.binding}, ${project.packageManager}); methods ${methods.join(", ")}; sessions ${sessions}; target ${target}`,
     )
 
     // 1. package.json
@@ -235,10 +245,10 @@ function indent(text, prefix) {
 }
 
 /**
- * @param {{ methods: string[]; sessions: string }} choice
+ * @param {{ methods: string[]; sessions: string; target: string }} choice
  * @param {number} kept files left as the user had them
  */
-function nextSteps({ methods, sessions }, kept) {
+function nextSteps({ methods, sessions, target }, kept) {
   /** @type {string[]} */
   const steps = []
   if (kept > 0) steps.push("merge the diffs above by hand, or run again with --force")
@@ -256,7 +266,11 @@ function nextSteps({ methods, sessions }, kept) {
   if (sessions === "postgres") {
     steps.push("export DATABASE_URL (PostgreSQL) for the server, and run `npx latchkey migrate`")
   }
+  const where = TARGETS[/** @type {keyof typeof TARGETS} */ (target)]
   steps.push("`npm run dev`, then open http://localhost:5173/account (sign-in is /auth/signin)")
+  steps.push(
+    `for ${where.name}: \`npm run qwik add ${where.adapter}\` (Qwik City's adapter), \`npm run build\`, then \`${where.start}\``,
+  )
   steps.push("`npm run build` then `npm run preview` signs in too, at http://localhost:4173")
   steps.push(
     "in production, set AUTH_SECRET and AUTH_URL (the public URL) in the server's environment",

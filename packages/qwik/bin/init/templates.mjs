@@ -8,7 +8,7 @@ export const PGLITE_DIR = "./.data/auth"
 
 /**
  * @typedef {{ methods: string[]; sessions: string;
- *   project: import("./project.mjs").Project }} Choice
+ *   target?: string; project: import("./project.mjs").Project }} Choice
  */
 
 /** The import and the call of each method's provider; `env` is Qwik's request env. */
@@ -138,7 +138,8 @@ export function pluginAuth(choice) {
         ]
       : []),
   ]
-  const header = `// Written by \`npx latchkey init --methods ${methods.join(",")} --sessions ${sessions}\`. Yours to edit:
+  const flags = `--methods ${methods.join(",")} --sessions ${sessions}${choice.target && choice.target !== "node" ? ` --target ${choice.target}` : ""}`
+  const header = `// Written by \`npx latchkey init ${flags}\`. Yours to edit:
 // init leaves a file that differs from what it would write alone (unless --force).
 ${imports.join("\n")}
 `
