@@ -246,7 +246,7 @@ describe("latchkey init", () => {
     expect(run.stdout).toContain(".env: added AUTH_TRUST_HOST")
     expect(run.stdout).not.toMatch(/AUTH_SECRET=|mine/)
     expect(read(own, ".env")).toMatch(
-      /^AUTH_SECRET=mine\nOTHER=1\n#[^\n]*\n#[^\n]*\nAUTH_TRUST_HOST=true\n$/,
+      /^AUTH_SECRET=mine\nOTHER=1\n(#[^\n]*\n){3}AUTH_TRUST_HOST=true\n$/,
     )
     expect(read(own, ".gitignore")).toBe("node_modules\n/.env\n")
 
@@ -426,6 +426,61 @@ describe("latchkey init", () => {
     expect(read(edge, "src/routes/plugin@auth.ts")).toContain("--target vercel-edge")
   })
 
+  it.each([
+    ["starter", "password,passkey"],
+    ["starter-v2", "password,email,github"],
+  ] as const)(
+    "--target cloudflare-pages on %s (--methods %s): D1 through Drizzle, mail through Resend, wrangler's .dev.vars; the app type-checks",
+    (starter, methods) => {
+      const dir = starterApp(starter)
+      const args = [
+        "init",
+        "--yes",
+        "--no-install",
+        "--target",
+        "cloudflare-pages",
+        "--methods",
+        methods,
+      ]
+      const run = latchkey(dir, args)
+      expect(run.stderr).toBe("")
+      expect(run.stdout).toContain("sessions d1; target cloudflare-pages")
+      const deps = devDependencies(dir)
+      expect(Object.keys(deps)).toEqual(
+        expect.arrayContaining(["@latchkey/adapter-drizzle", "drizzle-orm", "drizzle-kit"]),
+      )
+      expect("@latchkey/adapter-postgres" in deps).toBe(false)
+      const plugin = read(dir, "src/routes/plugin@auth.ts")
+      expect(plugin).toContain("DrizzleAdapter(drizzle(DB, { schema }))")
+      expect(plugin).toContain("sendPasswordMail: mail.sendPasswordMail")
+      expect(plugin).toContain("No D1 binding DB")
+      expect(plugin).not.toContain("devMailbox")
+      expect(existsSync(join(dir, "src/routes/dev/mailbox/index.tsx"))).toBe(false)
+      expect(existsSync(join(dir, "src/lib/db.ts"))).toBe(false)
+      // The schema of the features the config enables, from the app's own adapter-drizzle.
+      expect(run.stdout).toMatch(
+        /schema: Wrote src\/db\/auth-schema\.ts \(sqlite; features: [^)]*two-factor/,
+      )
+      expect(read(dir, "wrangler.toml")).toContain('binding = "DB"')
+      expect(read(dir, "drizzle.config.ts")).toContain('schema: "./src/db/auth-schema.ts"')
+      // wrangler pages dev reads .dev.vars: the secret goes there, 0600, and out of git.
+      expect(existsSync(join(dir, ".env"))).toBe(false)
+      expect(parseEnv(read(dir, ".dev.vars")).AUTH_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(statSync(join(dir, ".dev.vars")).mode & 0o777).toBe(0o600)
+      expect(read(dir, ".gitignore").split("\n")).toEqual(
+        expect.arrayContaining([".dev.vars", ".wrangler/"]),
+      )
+      expect(run.stdout).toContain("npx wrangler d1 migrations apply auth --local")
+      expect(run.stdout).toContain("AUTH_RESEND_KEY")
+
+      const before = snapshot(dir)
+      expect(latchkey(dir, args).stdout).not.toMatch(/: (created|added|overwritten)|kept /)
+      expect(snapshot(dir)).toEqual(before)
+      expect(typeCheck(dir)).toBe("")
+    },
+    120_000,
+  )
+
   it("refuses on an edge runtime what cannot run there, naming the part, writing nothing", () => {
     const dir = starterApp("starter")
     const before = snapshot(dir)
@@ -443,6 +498,11 @@ describe("latchkey init", () => {
         "password keep accounts in a database, and init writes none that runs on Vercel Edge",
       ],
       [["--target", "mars"], "--target mars: use one of node, bun, deno"],
+      [["--sessions", "d1"], "--sessions d1 is Cloudflare's database"],
+      [
+        ["--target", "cloudflare-pages", "--sessions", "jwt", "--methods", "password"],
+        "password keep accounts in a database: choose --sessions d1",
+      ],
     ]
     for (const [flags, message] of refusals) {
       const run = latchkey(dir, ["init", "--yes", "--no-install", ...flags])

@@ -23,12 +23,13 @@ import { newSecret } from "../secret.mjs"
 export class EnvFileRefused extends Error {}
 
 /**
- * The variables in `dir/.env` (empty when there is none).
+ * The variables in `dir/.env` (or `name`; empty when there is none).
  * @param {string} dir
+ * @param {string} [name]
  * @returns {Record<string, string | undefined>}
  */
-export function readEnvFile(dir) {
-  const file = join(dir, ".env")
+export function readEnvFile(dir, name = ".env") {
+  const file = join(dir, name)
   return existsSync(file) ? parseEnv(readFileSync(file, "utf8")) : {}
 }
 
@@ -49,14 +50,15 @@ const WANTED = [
   [
     "AUTH_TRUST_HOST",
     () => "true",
-    "# `npm run dev` and `npm run preview` sign in at whatever address the browser used. In\n" +
-      "# production set AUTH_URL (the public URL) in the server's environment instead.",
+    "# Local servers (`npm run dev`, `npm run preview`, `wrangler pages dev`) sign in at the\n" +
+      "# address the browser used. In production set AUTH_URL (the public URL) in the server's\n" +
+      "# environment instead.",
   ],
 ]
 
-/** @param {string} dir the lines of WANTED that `.env` lacks */
-function missingLines(dir) {
-  const present = readEnvFile(dir)
+/** @param {string} dir @param {string} name the lines of WANTED that the file lacks */
+function missingLines(dir, name) {
+  const present = readEnvFile(dir, name)
   // An AUTH_URL the user (or an older init) set is theirs: with it, the host is trusted anyway.
   return WANTED.filter(
     ([name]) => present[name] === undefined && !(name === "AUTH_TRUST_HOST" && present.AUTH_URL),
@@ -67,22 +69,24 @@ function missingLines(dir) {
  * Throws {@link EnvFileRefused} when init would have to write the secret into a `.env` it must
  * not: run before init writes anything, so a refusal leaves the app as it was.
  * @param {string} dir
+ * @param {string} [name] `.env`, or `.dev.vars` (what `wrangler pages dev` reads)
  */
-export function checkEnvFile(dir) {
-  envFileTarget(dir)
-  if (missingLines(dir).length > 0) refuseTracked(dir)
+export function checkEnvFile(dir, name = ".env") {
+  envFileTarget(dir, name)
+  if (missingLines(dir, name).length > 0) refuseTracked(dir, name)
 }
 
 /**
- * Appends each missing variable to `.env`; returns the names added (never the values).
+ * Appends each missing variable to `.env` (or `name`); returns the names added (never the values).
  * @param {string} dir
  * @param {{ dryRun: boolean }} options
+ * @param {string} [name]
  */
-export function ensureEnv(dir, { dryRun }) {
-  const file = envFileTarget(dir)
-  const missing = missingLines(dir)
+export function ensureEnv(dir, { dryRun }, name = ".env") {
+  const file = envFileTarget(dir, name)
+  const missing = missingLines(dir, name)
   if (missing.length > 0 && !dryRun) {
-    refuseTracked(dir)
+    refuseTracked(dir, name)
     appendSecretLines(
       file,
       missing.map(([name, value, comment]) => `${comment}\n${name}=${value()}`),
@@ -92,13 +96,14 @@ export function ensureEnv(dir, { dryRun }) {
 }
 
 /**
- * The file `dir/.env` stands for: itself, or the target of a link that stays in the app.
- * A link out of the app (the secret would land in another project's file, or a shared one) and
- * a dangling link (init would create a file wherever it points) are refused.
+ * The file `dir/.env` (or `name`) stands for: itself, or the target of a link that stays in the
+ * app. A link out of the app (the secret would land in another project's file, or a shared one)
+ * and a dangling link (init would create a file wherever it points) are refused.
  * @param {string} dir
+ * @param {string} [name]
  */
-export function envFileTarget(dir) {
-  const file = join(dir, ".env")
+export function envFileTarget(dir, name = ".env") {
+  const file = join(dir, name)
   let stat
   try {
     stat = lstatSync(file)
@@ -111,32 +116,34 @@ export function envFileTarget(dir) {
     target = realpathSync(file)
   } catch {
     throw new EnvFileRefused(
-      ".env is a link to a file that does not exist: remove the link (or create its target in this app), then run init again",
+      `${name} is a link to a file that does not exist: remove the link (or create its target in this app), then run init again`,
     )
   }
   const inside = relative(realpathSync(dir), target)
   if (inside === "" || inside.startsWith(`..${sep}`) || inside === ".." || inside.startsWith(sep)) {
     throw new EnvFileRefused(
-      `.env is a link to ${target}, outside this app: init writes AUTH_SECRET only into the app's own .env. Replace the link with a file, then run init again`,
+      `${name} is a link to ${target}, outside this app: init writes AUTH_SECRET only into the app's own ${name}. Replace the link with a file, then run init again`,
     )
   }
   return target
 }
 
 /**
- * Refuses when git tracks `dir/.env`: the secret would be committed with the next commit.
+ * Refuses when git tracks `dir/.env` (or `name`): the secret would be committed with the next
+ * commit.
  * @param {string} dir
+ * @param {string} name
  */
-function refuseTracked(dir) {
-  const run = spawnSync("git", ["ls-files", "--error-unmatch", "--", ".env"], {
+function refuseTracked(dir, name) {
+  const run = spawnSync("git", ["ls-files", "--error-unmatch", "--", name], {
     cwd: dir,
     stdio: "ignore",
   })
   // 0: tracked. Not a repository, no git installed, or untracked: nothing to protect.
   if (run.status === 0) {
     throw new EnvFileRefused(
-      ".env is tracked by git, so AUTH_SECRET would be committed. Stop tracking it and keep the file: " +
-        "`git rm --cached .env` and commit, then run init again (it adds .env to .gitignore). " +
+      `${name} is tracked by git, so AUTH_SECRET would be committed. Stop tracking it and keep the file: ` +
+        `\`git rm --cached ${name}\` and commit, then run init again (it adds ${name} to .gitignore). ` +
         "If a secret was ever committed in it, replace that secret",
     )
   }
@@ -169,6 +176,8 @@ function appendSecretLines(file, lines) {
 const IGNORED_BY = {
   ".env": [".env", "/.env", ".env*", "/.env*", "*.env"],
   ".data/": [".data", ".data/", "/.data", "/.data/"],
+  ".dev.vars": [".dev.vars", "/.dev.vars", ".dev.vars*", "/.dev.vars*"],
+  ".wrangler/": [".wrangler", ".wrangler/", "/.wrangler", "/.wrangler/"],
 }
 
 /**

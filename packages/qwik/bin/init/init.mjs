@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url"
 import { addVitePlugin } from "../vite.mjs"
 import { checkEnvFile, EnvFileRefused, ensureEnv, ensureGitignore, readEnvFile } from "./env.mjs"
 import { writeFile } from "./files.mjs"
-import { describeOutcome, MigrateError, pgliteDirOf, runMigrations } from "./migrate.mjs"
+import {
+  describeOutcome,
+  importFromApp,
+  MigrateError,
+  pgliteDirOf,
+  runMigrations,
+} from "./migrate.mjs"
 import {
   ask,
   checkChoice,
@@ -90,6 +96,30 @@ export function fileSpec(dir, tarball) {
   return `file:${relative(dir, tarball).split(sep).join("/")}`
 }
 
+/**
+ * `npx latchkey generate --drizzle sqlite` with the app's own @latchkey/adapter-drizzle: the
+ * schema file of the features plugin@auth.ts enables. Says what happened (or why it waits).
+ * @param {string} dir
+ */
+async function generateDrizzleSchema(dir) {
+  let cli
+  try {
+    cli = await importFromApp(dir, "@latchkey/adapter-drizzle/cli")
+  } catch (error) {
+    if (!(error instanceof MigrateError)) throw error
+    return `skipped, ${error.message} (then \`npx latchkey generate --drizzle sqlite\`)`
+  }
+  /** @type {string[]} */
+  const said = []
+  const code = cli.runGenerate(["--drizzle", "sqlite"], {
+    cwd: dir,
+    out: (/** @type {string} */ line) => said.push(line),
+    err: (/** @type {string} */ line) => said.push(line),
+  })
+  const first = said[0] ?? ""
+  return code === 0 ? first : `not written: ${first.replace(/^latchkey generate: /, "")}`
+}
+
 /** @param {string} dir @param {string[]} names */
 function notInstalled(dir, names) {
   return names.filter((name) => !existsSync(join(dir, "node_modules", name, "package.json")))
@@ -109,8 +139,6 @@ export async function main(args) {
       return 0
     }
     const project = detectProject(dir)
-    // Before anything is written: a `.env` init must not put the secret into stops the run.
-    checkEnvFile(dir)
     const asked =
       !flags.yes && process.stdin.isTTY && (!flags.methods || !flags.sessions || !flags.target)
         ? await ask(flags)
@@ -122,6 +150,10 @@ export async function main(args) {
       chosenTarget,
     )
     const choice = { methods, sessions, target, project }
+    // Cloudflare's local server (`wrangler pages dev`) reads its secrets from `.dev.vars`.
+    const envFile = target === "cloudflare-pages" ? ".dev.vars" : ".env"
+    // Before anything is written: a file init must not put the secret into stops the run.
+    checkEnvFile(dir, envFile)
     const options = { force: flags.force, dryRun: flags.dryRun }
     const installFrom = flags.installFrom ? resolve(flags.installFrom) : undefined
     const would = flags.dryRun ? "would be " : ""
@@ -161,21 +193,24 @@ export async function main(args) {
     }
 
     // 4. .env and .gitignore
-    const envAdded = ensureEnv(dir, options)
+    const envAdded = ensureEnv(dir, options, envFile)
     out(
       envAdded.length > 0
-        ? `  .env: ${would}added ${envAdded.join(", ")}`
-        : "  .env: has AUTH_SECRET, and AUTH_TRUST_HOST or AUTH_URL",
+        ? `  ${envFile}: ${would}added ${envAdded.join(", ")}`
+        : `  ${envFile}: has AUTH_SECRET, and AUTH_TRUST_HOST or AUTH_URL`,
     )
+    /** @type {Parameters<typeof ensureGitignore>[1]} */
+    const secrets =
+      envFile === ".env" ? [".env"] : [/** @type {const} */ (".dev.vars"), ".wrangler/"]
     const ignored = ensureGitignore(
       dir,
-      sessions === "pglite" ? [".env", ".data/"] : [".env"],
+      sessions === "pglite" ? [...secrets, ".data/"] : secrets,
       options,
     )
     out(
       ignored.length > 0
         ? `  .gitignore: ${would}added ${ignored.join(", ")}`
-        : "  .gitignore: ignores .env already",
+        : `  .gitignore: ignores ${secrets.join(" and ")} already`,
     )
     if (sessions === "pglite" && !flags.dryRun) mkdirSync(join(dir, ".data"), { recursive: true })
 
@@ -201,8 +236,11 @@ export async function main(args) {
       }
     }
 
-    // 6. migrations
-    if (sessions !== "jwt" && !flags.dryRun) {
+    // 6. the schema (D1: Latchkey's Drizzle tables, from which drizzle-kit writes migrations),
+    //    or the migrations (PGlite, PostgreSQL)
+    if (sessions === "d1" && !flags.dryRun) {
+      out(`  schema: ${await generateDrizzleSchema(dir)}`)
+    } else if (sessions !== "jwt" && !flags.dryRun) {
       const databaseUrl =
         sessions === "postgres"
           ? process.env.DATABASE_URL || readEnvFile(dir).DATABASE_URL || undefined
@@ -252,6 +290,23 @@ function nextSteps({ methods, sessions, target }, kept) {
   /** @type {string[]} */
   const steps = []
   if (kept > 0) steps.push("merge the diffs above by hand, or run again with --force")
+  if (sessions === "d1") {
+    steps.push(
+      "`npx drizzle-kit generate` (the migration of src/db/auth-schema.ts), then `npx wrangler d1 migrations apply auth --local`",
+    )
+    if (methods.includes("password") || methods.includes("email")) {
+      steps.push(
+        "set AUTH_RESEND_KEY (Resend's API key) and EMAIL_FROM in .dev.vars, and in the Pages project's settings: workerd has no SMTP",
+      )
+    }
+    steps.push(
+      "`npm run qwik add cloudflare-pages`, `npm run build`, then `npx wrangler pages dev ./dist` and open /account/ (D1 exists only there, not under `npm run dev`)",
+    )
+    steps.push(
+      "to deploy: `npx wrangler d1 create auth`, its database_id in wrangler.toml, the migrations with --remote, and AUTH_SECRET in the project's settings",
+    )
+    return steps
+  }
   if (methods.includes("password") || methods.includes("email")) {
     steps.push(
       "in development the mails are kept, not sent: open http://localhost:5173/dev/mailbox/ (this machine only)",

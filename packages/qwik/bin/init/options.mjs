@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util"
 
 export const METHODS = ["password", "passkey", "email", "github", "google", "oidc"]
-export const SESSIONS = ["jwt", "pglite", "postgres"]
+export const SESSIONS = ["jwt", "pglite", "postgres", "d1"]
 /** Methods that keep users, links or passkeys in the database: not with JWT-only sessions. */
 export const DATABASE_METHODS = ["password", "passkey", "email"]
 /** Methods whose mail init sends over SMTP (nodemailer: TCP sockets). */
@@ -50,7 +50,8 @@ export const TARGETS = {
 export const INIT_USAGE = `Usage: latchkey init [options]
 
   --methods <list>      sign-in methods, comma-separated: ${METHODS.join(",")} (default password)
-  --sessions <kind>     session storage: jwt | pglite | postgres (default pglite; jwt on the edge)
+  --sessions <kind>     session storage: jwt | pglite | postgres | d1 (default pglite; d1 on
+                        Cloudflare Pages; jwt on Vercel Edge and Netlify)
   --target <runtime>    where the app runs: ${Object.keys(TARGETS).join(" | ")} (default node)
   --yes                 ask nothing: the flags given, defaults for the rest
   --force               overwrite files that differ from what init writes (default: show the diff)
@@ -137,6 +138,7 @@ export function parseMethods(list) {
  * @param {string} target
  */
 export function defaultSessions(target) {
+  if (target === "cloudflare-pages") return "d1"
   return TARGETS[/** @type {keyof typeof TARGETS} */ (target)]?.server === false ? "jwt" : "pglite"
 }
 
@@ -149,6 +151,11 @@ export function defaultSessions(target) {
  */
 export function checkChoice(methods, sessions, target = "node") {
   const where = TARGETS[/** @type {keyof typeof TARGETS} */ (target)]
+  if (sessions === "d1" && target !== "cloudflare-pages") {
+    throw new UsageError(
+      `--sessions d1 is Cloudflare's database, reached through the Pages binding: use it with --target cloudflare-pages`,
+    )
+  }
   if (!where.server) {
     if (sessions === "pglite") {
       throw new UsageError(
@@ -166,7 +173,9 @@ export function checkChoice(methods, sessions, target = "node") {
     throw new UsageError(
       where.server
         ? `${needDatabase.join(", ")} keep accounts in a database: choose --sessions pglite or postgres (or drop ${needDatabase.join(", ")})`
-        : `${needDatabase.join(", ")} keep accounts in a database, and init writes none that runs on ${where.name} (PGlite needs a file system, pg and SMTP need TCP sockets): choose github, google or oidc, or set up D1 or libSQL with @latchkey/adapter-drizzle and mail over HTTP (resendMail) by hand, as the deploying page shows`,
+        : target === "cloudflare-pages"
+          ? `${needDatabase.join(", ")} keep accounts in a database: choose --sessions d1 (or drop ${needDatabase.join(", ")})`
+          : `${needDatabase.join(", ")} keep accounts in a database, and init writes none that runs on ${where.name} (PGlite needs a file system, pg and SMTP need TCP sockets): choose github, google or oidc, or set up libSQL with @latchkey/adapter-drizzle and mail over HTTP (resendMail) by hand, as the deploying page shows`,
     )
   }
   return { methods, sessions, target }
@@ -212,7 +221,7 @@ export async function ask(flags) {
     let sessions = flags.sessions
     while (!sessions) {
       const fallback = defaultSessions(target)
-      const answer = await question(`Sessions (jwt, pglite, postgres) [${fallback}]: `)
+      const answer = await question(`Sessions (${SESSIONS.join(", ")}) [${fallback}]: `)
       if (answer === "" || SESSIONS.includes(answer)) sessions = answer || fallback
       else process.stdout.write(`use one of ${SESSIONS.join(", ")}\n`)
     }

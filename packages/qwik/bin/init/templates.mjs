@@ -109,6 +109,7 @@ const MAIL_SETTINGS = [
  * @param {Choice} choice
  */
 export function pluginAuth(choice) {
+  if (choice.sessions === "d1") return pluginAuthD1(choice)
   const { methods, sessions, project } = choice
   const providers = methods.map((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)])
   const usesEnv = methods.some((m) => ["password", "email", "oidc"].includes(m))
@@ -158,7 +159,92 @@ ${body.join("\n")}
 export const { onRequest, useSession, useSignIn, useSignOut } = ${config}
 `
   }
-  const passwordActions = hasAccountForms(choice)
+  return `${header}
+const auth = ${config}
+${pluginExports(hasAccountForms(choice))}`
+}
+
+/** The mail providers' calls on Cloudflare: Resend's HTTP API (workerd has no SMTP). */
+const D1_MAIL_CALLS = {
+  password: [
+    "// Sign-up with a confirmation mail, sign-in, reset and email change (built-in pages).",
+    "Password({ from, sendPasswordMail: mail.sendPasswordMail }),",
+  ],
+  email: [
+    "// Sign-in links by mail.",
+    "Email({ from, sendVerificationRequest: mail.sendVerificationRequest }),",
+  ],
+}
+
+/**
+ * `src/routes/plugin@auth.ts` on Cloudflare Pages: D1 through Latchkey's Drizzle adapter (the
+ * Pages binding `DB` of `wrangler.toml`), mail through Resend's HTTP API.
+ * @param {Choice} choice
+ */
+function pluginAuthD1(choice) {
+  const { methods, project } = choice
+  const mails = sendsMail(choice)
+  const calls = methods.map(
+    (m) =>
+      D1_MAIL_CALLS[/** @type {keyof typeof D1_MAIL_CALLS} */ (m)] ??
+      PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)].call,
+  )
+  const imports = [
+    'import { DrizzleAdapter } from "@latchkey/adapter-drizzle"',
+    ...methods.flatMap((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)].imports),
+    ...(mails ? ['import { resendMail } from "@latchkey/core/providers/resend"'] : []),
+    'import { TwoFactor } from "@latchkey/core/two-factor"',
+    `import { routeAuth$, twoFactorActions } from "${project.binding}"`,
+    'import { drizzle } from "drizzle-orm/d1"',
+  ].sort(byModule)
+  const mailLines = mails
+    ? [
+        "  // workerd has no SMTP: mail goes through Resend's HTTP API (AUTH_RESEND_KEY), from",
+        "  // EMAIL_FROM (an address of a domain verified at Resend).",
+        '  const from = env.get("EMAIL_FROM") ?? "no-reply@example.com"',
+        "  const mail = resendMail({",
+        '    apiKey: env.get("AUTH_RESEND_KEY") ?? "",',
+        "    from,",
+        '    baseUrl: env.get("RESEND_BASE_URL"), // unset: Resend\'s own',
+        "  })",
+      ]
+    : []
+  return `// Written by \`npx latchkey init --methods ${methods.join(",")} --sessions d1 --target cloudflare-pages\`.
+// Yours to edit: init leaves a file that differs from what it would write alone (unless --force).
+${imports.join("\n")}
+import * as schema from "~/db/auth-schema"
+
+type D1 = Parameters<typeof drizzle>[0]
+
+const auth = routeAuth$(({ env, platform }) => {
+  // Users, accounts and sessions in D1: the DB binding of wrangler.toml, which only Cloudflare's
+  // runtime provides (\`wrangler pages dev\` locally). The tables: src/db/auth-schema.ts.
+  const DB = (platform as { env?: { DB?: D1 } }).env?.DB
+  if (!DB) {
+    throw new Error(
+      "No D1 binding DB: this app keeps its users in Cloudflare D1, which only Cloudflare's runtime provides. Build, then run \`npx wrangler pages dev ./dist\` (wrangler.toml binds DB), not \`vite dev\`.",
+    )
+  }
+${mailLines.join("\n")}
+  return {
+    adapter: DrizzleAdapter(drizzle(DB, { schema })),
+    providers: [
+${calls.map((call) => indented(call, "      ")).join("\n")}
+    ],
+${methods.includes("passkey") ? "    experimental: { enableWebAuthn: true },\n" : ""}    // Two-factor sign-in (an authenticator app's codes), turned on by each user on /account/.
+    twoFactor: TwoFactor({ issuer: ${JSON.stringify(issuerOf(choice))} }),
+  }
+})
+${pluginExports(hasAccountForms(choice))}`
+}
+
+/**
+ * The exports of an app with accounts: the session, the password actions (with the Password
+ * provider), the two-factor actions, and the loaders the account page exports.
+ * @param {boolean} password
+ */
+function pluginExports(password) {
+  const passwordActions = password
     ? `
   // The account page's password and address forms.
   useChangePassword,
@@ -166,9 +252,7 @@ export const { onRequest, useSession, useSignIn, useSignOut } = ${config}
   useRemovePassword,
   useChangeEmail,`
     : ""
-  return `${header}
-const auth = ${config}
-
+  return `
 export const {
   onRequest,
   useSession,
@@ -189,6 +273,43 @@ export const accountLoaders = {
 }
 `
 }
+
+/**
+ * `wrangler.toml`: the Pages project and its D1 database (bound as `DB`), migrations in
+ * ./migrations, where drizzle-kit writes them.
+ * @param {Choice} choice
+ */
+function wranglerToml(choice) {
+  const name = String(choice.project.packageJson.name ?? "my-app")
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+  return `# Cloudflare Pages with a D1 database (DB), written by \`npx latchkey init --target cloudflare-pages\`.
+# Locally: \`npx wrangler d1 migrations apply auth --local\`, then \`npx wrangler pages dev ./dist\`.
+# Deployed: \`npx wrangler d1 create auth\`, its database_id below, then the migrations with --remote.
+name = "${name || "my-app"}"
+compatibility_date = "2025-09-01"
+pages_build_output_dir = "./dist"
+
+[[d1_databases]]
+binding = "DB"
+database_name = "auth"
+database_id = "00000000-0000-4000-8000-000000000000"
+migrations_dir = "migrations"
+`
+}
+
+/** `drizzle.config.ts`: drizzle-kit writes D1's migrations from Latchkey's schema file. */
+const DRIZZLE_CONFIG = `import { defineConfig } from "drizzle-kit"
+
+// Latchkey's tables (\`npx latchkey generate --drizzle sqlite\` wrote the file); the migrations go
+// to ./migrations, where wrangler's D1 migrations read them.
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./src/db/auth-schema.ts",
+  out: "./migrations",
+})
+`
 
 /** Sort import lines by module name, as Biome does. @param {string} a @param {string} b */
 function byModule(a, b) {
@@ -588,9 +709,15 @@ export function filesFor(choice) {
     ["src/routes/plugin@auth.ts", pluginAuth(choice)],
     ...(db ? /** @type {[string, string][]} */ ([["src/lib/db.ts", db]]) : []),
     ["src/routes/account/index.tsx", accountPage(choice)],
-    ...(sendsMail(choice)
+    ...(sendsMail(choice) && choice.sessions !== "d1"
       ? /** @type {[string, string][]} */ ([
           ["src/routes/dev/mailbox/index.tsx", mailboxPage(choice)],
+        ])
+      : []),
+    ...(choice.sessions === "d1"
+      ? /** @type {[string, string][]} */ ([
+          ["wrangler.toml", wranglerToml(choice)],
+          ["drizzle.config.ts", DRIZZLE_CONFIG],
         ])
       : []),
   ]
@@ -649,6 +776,12 @@ export default component$(() => {
 export function packagesFor({ sessions, project }, version) {
   /** @type {Record<string, string>} */
   const wanted = { "@latchkey/core": `^${version}`, [project.binding]: `^${version}` }
+  if (sessions === "d1") {
+    wanted["@latchkey/adapter-drizzle"] = `^${version}`
+    wanted["drizzle-orm"] = "^0.45.4"
+    wanted["drizzle-kit"] = "^0.31.11"
+    return wanted
+  }
   if (sessions !== "jwt") wanted["@latchkey/adapter-postgres"] = `^${version}`
   // The versions Latchkey is tested against (adapter-postgres's peer ranges are wider).
   if (sessions === "pglite") wanted["@electric-sql/pglite"] = "^0.5.16"
