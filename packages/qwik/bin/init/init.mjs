@@ -309,7 +309,7 @@ function nextSteps({ methods, sessions, target }, kept) {
   }
   if (methods.includes("password") || methods.includes("email")) {
     steps.push(
-      "in development the mails are kept, not sent: open http://localhost:5173/dev/mailbox/ (this machine only)",
+      "in development the mails stay on this machine: read them at http://localhost:5173/dev/mailbox/",
       "before production, set EMAIL_SERVER (an SMTP URL) and EMAIL_FROM (the From address): a production server (and `npm run preview`) refuses to start without EMAIL_SERVER",
     )
   }

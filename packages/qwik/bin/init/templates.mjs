@@ -496,7 +496,7 @@ function waysIn(emailLinks) {
 const WaysIn = component$(() => {
   const account = useAccount()
   if (!account.value) return null
-  const { user, password, passkeys, accounts } = account.value
+  const { ${emailLinks ? "user, " : ""}password, passkeys, accounts } = account.value
   return (
     <section>
       <h2>Ways to sign in</h2>
