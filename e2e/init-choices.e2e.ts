@@ -355,6 +355,10 @@ for (const starter of starters) {
           await page.goto(mail.link!)
           await page.click("button:has-text('Sign in')")
           await signedInAs(page, email)
+          // The address itself is this account's way in, and the account page says so.
+          expect(await page.locator("[data-ways-in] li").allTextContents()).toEqual([
+            expect.stringContaining(`A sign-in link mailed to ${email}`),
+          ])
           await signOut(page)
           await context.close()
         })
