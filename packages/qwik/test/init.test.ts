@@ -405,7 +405,7 @@ describe("latchkey init", () => {
     for (const [target, adapter, start] of [
       ["node", "node-server", "node server/entry.node-server"],
       ["bun", "bun", "bun server/entry.bun.js"],
-      ["deno", "deno", "deno run"],
+      ["deno", "deno", "deno run --allow-net --allow-read --allow-env server/entry.deno.js"],
     ]) {
       const dir = starterApp("starter")
       // PGlite is the default where there is a file system (once: its migrations take a while).
@@ -487,17 +487,21 @@ describe("latchkey init", () => {
     const refusals: [string[], string][] = [
       [
         ["--target", "cloudflare-pages", "--sessions", "pglite"],
-        "--sessions pglite cannot run on Cloudflare Pages (workerd): PGlite keeps the database in a directory",
+        "--sessions pglite cannot run on Cloudflare Pages (workerd): workerd has no file system for PGlite",
       ],
       [
         ["--target", "netlify", "--sessions", "postgres"],
-        "--sessions postgres cannot run on Netlify Edge Functions: the pg driver opens TCP sockets",
+        "--sessions postgres cannot run on Netlify Edge Functions: Netlify's Edge Functions have no file system for PGlite and no TCP sockets for pg",
       ],
       [
         ["--target", "vercel-edge", "--methods", "password"],
         "password keep accounts in a database, and init writes none that runs on Vercel Edge",
       ],
       [["--target", "mars"], "--target mars: use one of node, bun, deno"],
+      [
+        ["--target", "deno", "--sessions", "pglite"],
+        "--sessions pglite cannot run on Deno: Qwik City's Deno adapter bundles the server without Node's built-in modules",
+      ],
       [["--sessions", "d1"], "--sessions d1 is Cloudflare's database"],
       [
         ["--target", "cloudflare-pages", "--sessions", "jwt", "--methods", "password"],

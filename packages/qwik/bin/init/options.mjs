@@ -13,6 +13,11 @@ export const MAIL_METHODS = ["password", "email"]
  * starts there, and whether the runtime has a file system and TCP sockets (PGlite writes a
  * directory; `pg` and SMTP open sockets). The edge runtimes have neither.
  */
+/**
+ * @typedef {{ name: string; adapter: string; start: string; server: boolean; why?: string }}
+ *   Target
+ * @type {Record<"node" | "bun" | "deno" | "cloudflare-pages" | "vercel-edge" | "netlify", Target>}
+ */
 export const TARGETS = {
   node: {
     name: "Node",
@@ -24,26 +29,31 @@ export const TARGETS = {
   deno: {
     name: "Deno",
     adapter: "deno",
-    start: "deno run --allow-net --allow-read --allow-env --allow-write=.data server/entry.deno.js",
-    server: true,
+    start: "deno run --allow-net --allow-read --allow-env server/entry.deno.js",
+    server: false,
+    // Seen running init's default app there: PGlite's NodeFS bundled with `path` as `undefined`.
+    why: "Qwik City's Deno adapter bundles the server without Node's built-in modules, so PGlite's file system and the sockets of pg and SMTP are missing from that build",
   },
   "cloudflare-pages": {
     name: "Cloudflare Pages (workerd)",
     adapter: "cloudflare-pages",
     start: "npx wrangler pages dev ./dist",
     server: false,
+    why: "workerd has no file system for PGlite and no TCP sockets for pg or SMTP",
   },
   "vercel-edge": {
     name: "Vercel Edge",
     adapter: "vercel-edge",
     start: "vercel deploy",
     server: false,
+    why: "the Edge Runtime has no file system for PGlite and no TCP sockets for pg or SMTP",
   },
   netlify: {
     name: "Netlify Edge Functions",
     adapter: "netlify-edge",
     start: "netlify deploy",
     server: false,
+    why: "Netlify's Edge Functions have no file system for PGlite and no TCP sockets for pg or SMTP",
   },
 }
 
@@ -159,12 +169,12 @@ export function checkChoice(methods, sessions, target = "node") {
   if (!where.server) {
     if (sessions === "pglite") {
       throw new UsageError(
-        `--sessions pglite cannot run on ${where.name}: PGlite keeps the database in a directory, and ${where.name} has no file system. Use --sessions jwt (with github, google or oidc), or a database over HTTP (Cloudflare D1, libSQL/Turso) through @latchkey/adapter-drizzle: see the deploying page`,
+        `--sessions pglite cannot run on ${where.name}: ${where.why}. Use --sessions jwt (with github, google or oidc)${target === "cloudflare-pages" ? ", or --sessions d1" : ", or a database over HTTP (libSQL/Turso) through @latchkey/adapter-drizzle: see the deploying page"}`,
       )
     }
     if (sessions === "postgres") {
       throw new UsageError(
-        `--sessions postgres cannot run on ${where.name}: the pg driver opens TCP sockets, which ${where.name} does not offer. Use --sessions jwt (with github, google or oidc), or a database over HTTP (Cloudflare D1, libSQL/Turso) through @latchkey/adapter-drizzle: see the deploying page`,
+        `--sessions postgres cannot run on ${where.name}: ${where.why}. Use --sessions jwt (with github, google or oidc)${target === "cloudflare-pages" ? ", or --sessions d1" : ", or a database over HTTP (libSQL/Turso) through @latchkey/adapter-drizzle: see the deploying page"}`,
       )
     }
   }
@@ -175,7 +185,7 @@ export function checkChoice(methods, sessions, target = "node") {
         ? `${needDatabase.join(", ")} keep accounts in a database: choose --sessions pglite or postgres (or drop ${needDatabase.join(", ")})`
         : target === "cloudflare-pages"
           ? `${needDatabase.join(", ")} keep accounts in a database: choose --sessions d1 (or drop ${needDatabase.join(", ")})`
-          : `${needDatabase.join(", ")} keep accounts in a database, and init writes none that runs on ${where.name} (PGlite needs a file system, pg and SMTP need TCP sockets): choose github, google or oidc, or set up libSQL with @latchkey/adapter-drizzle and mail over HTTP (resendMail) by hand, as the deploying page shows`,
+          : `${needDatabase.join(", ")} keep accounts in a database, and init writes none that runs on ${where.name} (${where.why}): choose github, google or oidc, or set up libSQL with @latchkey/adapter-drizzle and mail over HTTP (resendMail) by hand, as the deploying page shows`,
     )
   }
   return { methods, sessions, target }
