@@ -145,3 +145,23 @@ export function addMailToDotEnv(app: FixtureApp, inbox: Pick<SmtpMailbox, "url">
   const lines = Object.entries(mailEnv(inbox)).map(([key, value]) => `${key}=${value}\n`)
   appendFileSync(join(app.dir, ".env"), lines.join(""))
 }
+
+/** The OpenID Provider's own sign-in page (any name and email), back on the account page. */
+export async function signInWithOidc(
+  page: Page,
+  oidc: { issuer: string },
+  email: string,
+): Promise<void> {
+  await page.goto(SIGN_IN)
+  await Promise.all([
+    page.waitForURL((url) => url.origin === oidc.issuer),
+    page.click("button:has-text('Sign in with OpenID Connect')"),
+  ])
+  await page.fill('input[name="name"]', "Ada Lovelace")
+  await page.fill('input[name="email"]', email)
+  await Promise.all([
+    page.waitForURL((url) => url.origin !== oidc.issuer),
+    page.click('button[value="login"]'),
+  ])
+  await signedInAs(page, email)
+}

@@ -1,17 +1,23 @@
 /**
- * `npx latchkey init --target bun` and `--target deno`: init's default app (Qwik 1, password
- * accounts, PGlite, mail over SMTP) built with each runtime's Qwik City adapter (the files `qwik
- * add bun` and `qwik add deno` write, `fixtures/runtime-adapters`) and started as init's next
- * steps say, each runtime from the npm registry (`runtime-tools/`). One install and one client
- * build for both. In Chromium: sign-up, the mail from a real SMTP server, sign-in and out, a
- * wrong password. Node runs init's output in `init.e2e.ts`, Cloudflare in `init-cloudflare.e2e.ts`.
+ * `npx latchkey init --target bun` and `--target deno`, each on Qwik's empty starter (v1) with
+ * the runtime's Qwik City adapter (the files `qwik add bun` / `qwik add deno` write,
+ * `fixtures/runtime-adapters`), built and started as init's next steps say, each runtime from
+ * the npm registry (`runtime-tools/`):
+ * - Bun: init's default app (password accounts, PGlite, mail over SMTP to a real server on
+ *   loopback): sign-up, the mail, sign-in and out, a wrong password.
+ * - Deno: Qwik City's Deno build has no Node built-ins (no PGlite, pg or SMTP), so init's
+ *   default there is JWT sessions: `--methods oidc`, signed in through a real OpenID Provider on
+ *   loopback, and out.
+ * Node runs init's output in `init.e2e.ts`, Cloudflare in `init-cloudflare.e2e.ts`.
  */
+import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { parseEnv } from "node:util"
 import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { pageErrors } from "./browser.js"
+import { startLocalOidc } from "../examples/qwik-app/scripts/local-oidc.mjs"
+import { open, pageErrors } from "./browser.js"
 import {
   createApp,
   type FixtureApp,
@@ -19,9 +25,9 @@ import {
   reservePort,
   startCommand,
 } from "./fixture-apps.js"
-import { init, sharedBrowserAndInbox } from "./init-apps.js"
+import { init, sharedBrowserAndInbox, signInWithOidc } from "./init-apps.js"
 import type { SmtpMailbox } from "./password-flows.js"
-import { mailEnv, passwordAccount } from "./quickstart-flows.js"
+import { mailEnv, passwordAccount, signOut } from "./quickstart-flows.js"
 import { toolBin } from "./runtime-tools/install.mjs"
 import {
   type AppEnv,
@@ -37,40 +43,25 @@ const SETUP_TIMEOUT = 600_000
 
 let browser: Browser
 let inbox: SmtpMailbox
-let app: FixtureApp
-let printed: Record<string, string> = {}
 
 sharedBrowserAndInbox((b, i) => {
   browser = b
   inbox = i
 })
 
-beforeAll(async () => {
-  ;[app] = await Promise.all([
-    createApp("init-runtimes", ["runtime-adapters"]),
-    installRuntimeTools(),
-  ])
-  printed = { bun: await init(app, "password", { target: "bun" }) }
-  // The same files for Deno: the second run changes nothing but the next steps.
-  printed.deno = await init(app, "password", { target: "deno" })
-  await buildClient(app)
-}, SETUP_TIMEOUT)
-
 afterEach(() => {
   expect(pageErrors.splice(0)).toEqual([])
 })
 
-const runtimes = selectedRuntimes(RUNTIMES.filter((r) => ["bun", "deno"].includes(r.adapter)))
-
 /**
- * The server as init's next steps start it. Deno: with the permissions they name (PGlite writes
- * its directory, `.data`), and `--config deno.json`, which maps Qwik City's `deno.land` import
- * to a local module (offline, as `deploying.md` says). Bun: as the runtime tests start it.
+ * The server as init's next steps start it. Deno: with the permissions they name, and
+ * `--config deno.json`, which maps Qwik City's `deno.land` import to a local module (offline,
+ * as `deploying.md` says). Bun: as the runtime tests start it.
  */
-function start(runtime: Runtime, port: number, env: AppEnv): Promise<RunningApp> {
+function start(app: FixtureApp, runtime: Runtime, port: number, env: AppEnv) {
   if (runtime.adapter !== "deno") return runtime.start(app, port, env)
   const args = ["run", "--no-lock", "--config", "deno.json", "--allow-net", "--allow-read"]
-  args.push("--allow-env", "--allow-write=.data", "server/entry.deno.js")
+  args.push("--allow-env", "server/entry.deno.js")
   const denoEnv = {
     DENO_NO_UPDATE_CHECK: "1",
     DENO_DIR: join(app.dir, ".deno"),
@@ -79,35 +70,71 @@ function start(runtime: Runtime, port: number, env: AppEnv): Promise<RunningApp>
   return startCommand(app, toolBin("deno"), args, { ...env, ...denoEnv }, port)
 }
 
+/** The secret init wrote to `.env`: production reads it from the environment instead. */
+function secretOf(app: FixtureApp): string {
+  return String(parseEnv(readFileSync(join(app.dir, ".env"), "utf8")).AUTH_SECRET)
+}
+
+const runtimes = selectedRuntimes(RUNTIMES.filter((r) => ["bun", "deno"].includes(r.adapter)))
+
 for (const runtime of runtimes) {
+  const deno = runtime.adapter === "deno"
   describe(`npx latchkey init --target ${runtime.adapter}: ${runtime.name}`, () => {
     let server: RunningApp
+    let oidc: Awaited<ReturnType<typeof startLocalOidc>> | undefined
+    let printed = ""
+
     beforeAll(async () => {
-      await buildServer(app, runtime.adapter)
+      const [app] = await Promise.all([
+        createApp(`init-${runtime.adapter}`, ["runtime-adapters"]),
+        installRuntimeTools(),
+      ])
       const port = await reservePort()
       const url = `http://localhost:${port}`
-      const secret = String(parseEnv(readFileSync(join(app.dir, ".env"), "utf8")).AUTH_SECRET)
-      // Production reads the environment: the secret, the public URL, the mail server.
-      const env = { AUTH_SECRET: secret, AUTH_URL: url, ...mailEnv(inbox) }
-      server = { ...(await start(runtime, port, env)), url }
+      printed = await init(app!, deno ? "oidc" : "password", { target: runtime.adapter })
+      await buildClient(app!)
+      await buildServer(app!, runtime.adapter)
+      // Production reads the environment: the secret, the public URL, and the mail server or
+      // the OpenID Provider (a real one on loopback, which knows this server's callback URL).
+      const env: AppEnv = { AUTH_SECRET: secretOf(app!), AUTH_URL: url }
+      if (deno) {
+        oidc = await startLocalOidc({ redirectUris: [`${url}/auth/callback/oidc`] })
+        Object.assign(env, {
+          AUTH_OIDC_ISSUER: oidc.issuer,
+          AUTH_OIDC_ID: oidc.clientId,
+          AUTH_OIDC_SECRET: oidc.clientSecret,
+        })
+      } else Object.assign(env, mailEnv(inbox))
+      server = { ...(await start(app!, runtime, port, env)), url }
     }, SETUP_TIMEOUT)
     afterAll(async () => {
       await server?.stop()
+      await oidc?.close()
     })
 
-    it("names the runtime's adapter and start command", () => {
-      expect(printed[runtime.adapter]).toContain(`\`npm run qwik add ${runtime.adapter}\``)
+    it("names the runtime's adapter and start command; the default storage runs there", () => {
+      expect(printed).toContain(`\`npm run qwik add ${runtime.adapter}\``)
+      expect(printed).toContain(deno ? "sessions jwt; target deno" : "sessions pglite; target bun")
     })
 
-    it("signs up, confirms the mailed link, signs in and out, refuses a wrong password", () =>
-      passwordAccount(
-        browser,
-        server,
-        { nextMail: (to) => inbox.next(to, /^/) },
-        {
-          js: true,
-          home: "/account/",
-        },
-      ))
+    if (deno) {
+      it("signs in with the OpenID Provider and out", async () => {
+        const { context, page } = await open(browser, server.url)
+        const email = `init-deno-${randomUUID()}@example.org`
+        await signInWithOidc(page, oidc!, email)
+        await page.reload()
+        await page.getByText(`Signed in as ${email}`).waitFor()
+        await signOut(page)
+        await context.close()
+      })
+    } else {
+      it("signs up, confirms the mailed link, signs in and out, refuses a wrong password", () =>
+        passwordAccount(
+          browser,
+          server,
+          { nextMail: (to) => inbox.next(to, /^/) },
+          { js: true, home: "/account/" },
+        ))
+    }
   })
 }
