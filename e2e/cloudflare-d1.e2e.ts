@@ -23,12 +23,10 @@ import { launch, open, pageErrors, sessionCookie } from "./browser.js"
 import {
   createApp,
   type FixtureApp,
-  freePort,
   latchkeyCommand,
   type RunningApp,
   removeFixtures,
   reservePort,
-  startCommand,
 } from "./fixture-apps.js"
 import {
   type Mailbox,
@@ -37,8 +35,14 @@ import {
   signOut,
   signUpAndSignIn,
 } from "./quickstart-flows.js"
-import { toolBin } from "./runtime-tools/install.mjs"
-import { buildClient, buildServer, installRuntimeTools, wranglerEnv } from "./runtimes.js"
+import {
+  buildClient,
+  buildServer,
+  installRuntimeTools,
+  resendInbox,
+  startPagesDev,
+  wrangler,
+} from "./runtimes.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
 
 const run = promisify(execFile)
@@ -57,15 +61,7 @@ const version = (name: string) =>
     readFileSync(join(import.meta.dirname, `../node_modules/${name}/package.json`), "utf8"),
   ).version as string
 
-/** The mails Resend received, read as an inbox (the quick start's flows read one). */
-const mailbox = (): Mailbox => ({
-  async nextMail(to) {
-    const at = resend.mails.findIndex((mail) => mail.to.includes(to))
-    if (at < 0) throw new Error(`no mail to ${to}`)
-    const [mail] = resend.mails.splice(at, 1)
-    return { subject: mail!.subject, text: mail!.text ?? "" }
-  },
-})
+const mailbox = (): Mailbox => resendInbox(resend.mails)
 
 /** A command of the app's own toolchain (`npx`), in the app. */
 async function inApp(command: string, args: string[], env: Record<string, string> = {}) {
@@ -76,10 +72,6 @@ async function inApp(command: string, args: string[], env: Record<string, string
     maxBuffer: 16 * 1024 * 1024,
   })
 }
-
-/** wrangler (the runtime tools' Node 22 runs it), in the app, on its local D1. */
-const wrangler = (args: string[]) =>
-  inApp(toolBin("node"), [toolBin("wrangler"), ...args], wranglerEnv(app))
 
 beforeAll(async () => {
   ;[browser, resend] = await Promise.all([launch(), startResendStandIn(RESEND_KEY)])
@@ -97,7 +89,7 @@ beforeAll(async () => {
   ])
   generated = await latchkeyCommand(app, ["generate", "--drizzle", "sqlite"])
   await inApp("npx", ["--no-install", "drizzle-kit", "generate"])
-  await wrangler(["d1", "migrations", "apply", "auth", "--local"])
+  await wrangler(app, ["d1", "migrations", "apply", "auth", "--local"])
   await buildClient(app)
   await buildServer(app, "cloudflare-pages")
   const port = await reservePort()
@@ -116,10 +108,7 @@ beforeAll(async () => {
       .map(([k, v]) => `${k}=${v}\n`)
       .join(""),
   )
-  const args = [toolBin("wrangler"), "pages", "dev", "--ip", "127.0.0.1", "--port", String(port)]
-  args.push("--inspector-port", String(await freePort()), "--show-interactive-dev-session=false")
-  const started = await startCommand(app, toolBin("node"), args, wranglerEnv(app), port)
-  server = { ...started, url }
+  server = await startPagesDev(app, port)
 }, SETUP_TIMEOUT)
 
 afterAll(async () => {
@@ -175,7 +164,7 @@ describe("Cloudflare Pages (wrangler pages dev), D1 and Resend", () => {
     expect(await withJs.page.getByTestId("passkey-name").textContent()).toBe("Unnamed")
     // Stored in D1 as the session cookie's hash, never the cookie itself.
     const cookie = await sessionCookie(withJs.context)
-    const stored = await wrangler([
+    const stored = await wrangler(app, [
       "d1",
       "execute",
       "auth",

@@ -4,20 +4,23 @@
  * steps" ask the user to set, and the flows on init's account page (`/account/`, "Signed in as
  * <email>") and the built-in sign-in page.
  */
-import { readFileSync } from "node:fs"
+import { appendFileSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { parseEnv } from "node:util"
+import { TOTP } from "otpauth"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 import { launch } from "./browser.js"
 import { type FixtureApp, latchkeyCommand, packPackages, removeFixtures } from "./fixture-apps.js"
 import { type SmtpMailbox, startSmtpMailbox } from "./password-flows.js"
-import { mailEnv, signOut } from "./quickstart-flows.js"
+import { type Mailbox, mailEnv, signOut } from "./quickstart-flows.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
 
 export interface InitOptions {
-  /** `--sessions` (init's default, pglite, when absent). */
+  /** `--sessions` (init's default for the target when absent). */
   sessions?: string
+  /** `--target` (node when absent). */
+  target?: string
   /** `--force`: replace the files an earlier run wrote for another choice. */
   force?: boolean
   /** What the user's shell exports for init (`DATABASE_URL` for its migrations). */
@@ -31,11 +34,12 @@ export interface InitOptions {
 export async function init(
   app: FixtureApp,
   methods: string,
-  { sessions, force = false, env = {} }: InitOptions = {},
+  { sessions, target, force = false, env = {} }: InitOptions = {},
 ): Promise<string> {
   const packs = dirname((await packPackages())["@latchkey/core"]!)
   const args = ["init", "--yes", "--methods", methods, "--install-from", packs]
   if (sessions) args.push("--sessions", sessions)
+  if (target) args.push("--target", target)
   if (force) args.push("--force")
   // `npm install` as the e2e runs it everywhere: from npm's cache when it has the package.
   return latchkeyCommand(app, args, { npm_config_prefer_offline: "true", ...env })
@@ -92,4 +96,72 @@ export function sharedBrowserAndInbox(use: (browser: Browser, inbox: SmtpMailbox
     await inbox?.close()
     if (!process.env.E2E_KEEP_FIXTURES) removeFixtures()
   })
+}
+
+/**
+ * The mails of init's dev mailbox (`/dev/mailbox/`), read in a browser as a person reads them:
+ * the newest mail to `to` that this reader has not handed out yet, its link as the text.
+ */
+export function devMailboxReader(browser: Browser, url: string): Mailbox {
+  const seen = new Set<string>()
+  return {
+    async nextMail(to) {
+      const context = await browser.newContext({ baseURL: url })
+      try {
+        const page = await context.newPage()
+        for (let attempt = 0; attempt < 50; attempt++) {
+          await page.goto("/dev/mailbox/")
+          const mails = page.locator(`li[data-to="${to}"]`)
+          for (const mail of await mails.all()) {
+            const link = await mail.locator("a").first().getAttribute("href")
+            const subject = (await mail.locator("strong").textContent()) ?? ""
+            if (link && !seen.has(link)) {
+              seen.add(link)
+              return { subject, text: link }
+            }
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200))
+        }
+        throw new Error(`no mail to ${to} in /dev/mailbox/`)
+      } finally {
+        await context.close()
+      }
+    },
+  }
+}
+
+/** The code of an authenticator app for `secret`, `steps` periods from now. */
+export function totp(secret: string, steps = 0): string {
+  return new TOTP({ secret, digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  })
+}
+
+/**
+ * init's `.env` as its "Next steps" complete it for production: the mail server and sender,
+ * appended to what init wrote (never rewritten: the test serves init's own file).
+ */
+export function addMailToDotEnv(app: FixtureApp, inbox: Pick<SmtpMailbox, "url">): void {
+  const lines = Object.entries(mailEnv(inbox)).map(([key, value]) => `${key}=${value}\n`)
+  appendFileSync(join(app.dir, ".env"), lines.join(""))
+}
+
+/** The OpenID Provider's own sign-in page (any name and email), back on the account page. */
+export async function signInWithOidc(
+  page: Page,
+  oidc: { issuer: string },
+  email: string,
+): Promise<void> {
+  await page.goto(SIGN_IN)
+  await Promise.all([
+    page.waitForURL((url) => url.origin === oidc.issuer),
+    page.click("button:has-text('Sign in with OpenID Connect')"),
+  ])
+  await page.fill('input[name="name"]', "Ada Lovelace")
+  await page.fill('input[name="email"]', email)
+  await Promise.all([
+    page.waitForURL((url) => url.origin !== oidc.issuer),
+    page.click('button[value="login"]'),
+  ])
+  await signedInAs(page, email)
 }

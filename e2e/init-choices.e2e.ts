@@ -40,6 +40,7 @@ import {
   SIGN_IN,
   sharedBrowserAndInbox,
   signedInAs,
+  signInWithOidc,
 } from "./init-apps.js"
 import type { SmtpMailbox } from "./password-flows.js"
 import { latchkeyLines, QWIK2_DEV_CONSOLE, signOut } from "./quickstart-flows.js"
@@ -139,22 +140,6 @@ async function serve(
     await oidc.close()
     throw error
   }
-}
-
-/** The OpenID Provider's own sign-in page (any name and email), back on the account page. */
-async function signInWithOidc(page: Page, oidc: LocalOidc, email: string): Promise<void> {
-  await page.goto(SIGN_IN)
-  await Promise.all([
-    page.waitForURL((url) => url.origin === oidc.issuer),
-    page.click("button:has-text('Sign in with OpenID Connect')"),
-  ])
-  await page.fill('input[name="name"]', "Ada Lovelace")
-  await page.fill('input[name="email"]', email)
-  await Promise.all([
-    page.waitForURL((url) => url.origin !== oidc.issuer),
-    page.click('button[value="login"]'),
-  ])
-  await signedInAs(page, email)
 }
 
 async function oidcRoundTrip(served: Served, js: boolean): Promise<void> {
@@ -355,6 +340,10 @@ for (const starter of starters) {
           await page.goto(mail.link!)
           await page.click("button:has-text('Sign in')")
           await signedInAs(page, email)
+          // The address itself is this account's way in, and the account page says so.
+          expect(await page.locator("[data-ways-in] li").allTextContents()).toEqual([
+            expect.stringContaining(`A sign-in link mailed to ${email}`),
+          ])
           await signOut(page)
           await context.close()
         })

@@ -14,17 +14,35 @@
  * reused by every mode.
  */
 import { randomUUID } from "node:crypto"
+import { existsSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { parseEnv } from "node:util"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { open, pageErrors } from "./browser.js"
 import {
+  addNodeServer,
+  buildPreview,
+  buildProduction,
   createApp,
   type FixtureApp,
   type QwikVersion,
   qwik1,
   type RunningApp,
+  reservePort,
+  startDev,
+  startNodeServer,
+  startProduction,
 } from "./fixture-apps.js"
-import { appEnv, init, passkeySignUpAndBack, sharedBrowserAndInbox } from "./init-apps.js"
+import {
+  addMailToDotEnv,
+  devMailboxReader,
+  init,
+  passkeySignUpAndBack,
+  sharedBrowserAndInbox,
+  signedInAs,
+  totp,
+} from "./init-apps.js"
 import {
   type AccountForms,
   confirmLink,
@@ -37,13 +55,7 @@ import {
   sendAccountForm,
   signInWithPassword,
 } from "./password-flows.js"
-import {
-  latchkeyLines,
-  passwordAccount,
-  QWIK2_DEV_CONSOLE,
-  serveApp,
-  signOut,
-} from "./quickstart-flows.js"
+import { latchkeyLines, passwordAccount, QWIK2_DEV_CONSOLE, signOut } from "./quickstart-flows.js"
 import { qwik2 } from "./qwik2-apps.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
 
@@ -250,6 +262,88 @@ async function passkeyAccountPassword(server: RunningApp): Promise<void> {
   await Promise.all([a.context.close(), b.context.close()])
 }
 
+/**
+ * Two-factor sign-in on init's account page: every way in is listed (the password); turned on
+ * with a code of the secret it shows, which lists ten recovery codes once; then the password
+ * alone no longer signs in (the built-in code page asks for a code, which does); turned off.
+ */
+async function twoFactorOnAccountPage(server: RunningApp, js: boolean): Promise<void> {
+  const user = { email: `init-2fa-${randomUUID()}@example.com`, password: "a long old password" }
+  const { context, page } = await open(browser, server.url, { javaScriptEnabled: js })
+  await newVerifiedUser(page, inbox, user, INIT_PAGES)
+  await page.goto("/account/")
+  await page.locator('[data-two-factor="off"]').waitFor()
+  expect(await page.locator("[data-ways-in] li").allTextContents()).toEqual(["Password"])
+
+  await page.click("button:has-text('Turn on two-factor sign-in')")
+  const secret = ((await page.locator("[data-two-factor-secret]").textContent()) ?? "").trim()
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+  await page.fill('input[name="code"]', totp(secret))
+  await page.click("button:has-text('Confirm')")
+  await page.locator("[data-recovery-codes] li").first().waitFor()
+  expect(await page.locator("[data-recovery-codes] li").count()).toBe(10)
+  await page.locator('[data-two-factor="on"]').waitFor()
+
+  await signOut(page)
+  const pending = await signInWithPassword(page, user, INIT_PAGES, "?callbackUrl=%2Faccount%2F")
+  expect(pending.pathname).toBe("/auth/two-factor")
+  await page.fill('input[name="code"]', totp(secret, 1))
+  await page.click("button:has-text('Verify')")
+  await signedInAs(page, user.email)
+  await page.click("button:has-text('Turn off two-factor sign-in')")
+  await page.locator('[data-two-factor="off"]').waitFor()
+  await context.close()
+}
+
+/** What init wrote to `.env` (and the mail lines added as its "Next steps" say). */
+function dotEnv(app: FixtureApp): Record<string, string> {
+  const parsed = parseEnv(readFileSync(join(app.dir, ".env"), "utf8"))
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]))
+}
+
+/**
+ * The production build with init's database moved aside: whether the build created it again
+ * (it opened the database: every static-generation worker at once, the worker errors and hangs
+ * of issue 46) and what it printed. The database is put back afterwards.
+ */
+async function buildWithoutDatabase(app: FixtureApp): Promise<{ log: string; opened: boolean }> {
+  const data = join(app.dir, ".data/auth")
+  const aside = join(app.dir, ".data/auth-before-build")
+  renameSync(data, aside)
+  try {
+    const log = await buildProduction(app)
+    return { log, opened: existsSync(data) }
+  } finally {
+    rmSync(data, { recursive: true, force: true })
+    renameSync(aside, data)
+  }
+}
+
+/**
+ * init's app served at `localhost` (passkeys need a host name) with the `.env` init wrote:
+ * `npm run dev`, or the production build, by node-server with the variables in the server's
+ * environment (AUTH_URL among them, as the README says), or by `vite preview`, which reads
+ * `.env` (no AUTH_URL in it: it signs in on its own port).
+ */
+async function serveInit(
+  app: FixtureApp,
+  how: "dev" | "node-server" | "preview",
+): Promise<RunningApp> {
+  const port = await reservePort()
+  const url = `http://localhost:${port}`
+  const server =
+    how === "dev"
+      ? await startDev(app, port)
+      : how === "node-server"
+        ? await startNodeServer(app, port, {
+            ...dotEnv(app),
+            AUTH_TRUST_HOST: "false",
+            AUTH_URL: url,
+          })
+        : await startProduction(app, port, {})
+  return { ...server, url }
+}
+
 /** Console errors the mode being tested expects (`QWIK2_DEV_CONSOLE`). */
 let expectedConsole: RegExp | undefined
 
@@ -278,10 +372,14 @@ for (const starter of starters) {
           "src/routes/plugin@auth.ts",
           "src/lib/db.ts",
           "src/routes/account/index.tsx",
+          "src/routes/dev/mailbox/index.tsx",
         ]) {
           expect(firstRun).toContain(`${file}: created`)
         }
         expect(firstRun).toMatch(/migrations: .*applied/)
+        // The secret is the owner's alone; package.json names no directory of this machine.
+        expect(statSync(join(app.dir, ".env")).mode & 0o777).toBe(0o600)
+        expect(readFileSync(join(app.dir, "package.json"), "utf8")).not.toMatch(/"file:\//)
         const again = await init(app, starter.methods)
         expect(again).not.toMatch(/created|overwritten|kept|added|install:/)
         expect(again).toContain("src/routes/plugin@auth.ts: unchanged")
@@ -289,24 +387,77 @@ for (const starter of starters) {
       SETUP_TIMEOUT,
     )
 
+    // `.env` exactly as init wrote it: no mail server, no AUTH_URL.
+    describe("dev, with nothing but what init wrote", () => {
+      let server: RunningApp
+      beforeAll(async () => {
+        server = await serveInit(app, "dev")
+        if (starter.qwik === qwik2) expectedConsole = QWIK2_DEV_CONSOLE
+      }, SETUP_TIMEOUT)
+      afterAll(async () => {
+        expectedConsole = undefined
+        await server?.stop()
+        // What init's "Next steps" ask for before production; the modes below use it.
+        addMailToDotEnv(app, inbox)
+      })
+
+      for (const js of [true, false]) {
+        it(`signs up with the confirmation mail from the dev mailbox, signs in and out, ${js ? "with" : "without"} JavaScript`, () =>
+          passwordAccount(browser, server, devMailboxReader(browser, server.url), {
+            js,
+            home: "/account/",
+          }))
+      }
+    })
+
     for (const mode of ["dev", "production"] as const) {
       describe(mode, () => {
         let server: RunningApp
         let buildLog = ""
+        let buildOpenedDatabase = true
 
         beforeAll(async () => {
-          const onBuild = (log: string) => {
-            buildLog = log
+          if (mode === "production") {
+            if (starter.production === "node-server") await addNodeServer(app)
+            ;({ log: buildLog, opened: buildOpenedDatabase } = await buildWithoutDatabase(app))
           }
-          // At `localhost`, as init's AUTH_URL: passkeys need a host name.
-          const options = { env: appEnv(app, inbox), host: "localhost" } as const
-          server = await serveApp(app, mode, onBuild, starter.production, options)
+          server = await serveInit(app, mode === "dev" ? "dev" : starter.production)
           if (mode === "dev" && starter.qwik === qwik2) expectedConsole = QWIK2_DEV_CONSOLE
         }, SETUP_TIMEOUT)
         afterAll(async () => {
           expectedConsole = undefined
           await server?.stop()
         })
+
+        for (const js of [true, false]) {
+          it(`turns two-factor sign-in on and off on the account page, ${js ? "with" : "without"} JavaScript`, () =>
+            twoFactorOnAccountPage(server, js))
+        }
+
+        if (mode === "production") {
+          it("builds without opening the database or a worker error; no dev mailbox", async () => {
+            expect(buildOpenedDatabase).toBe(false)
+            expect(buildLog).not.toMatch(/worker exit|Error:/i)
+            const mailbox = await fetch(
+              `${server.url.replace("localhost", "127.0.0.1")}/dev/mailbox/`,
+            )
+            expect(mailbox.status).toBe(404)
+          })
+        }
+
+        if (mode === "production" && starter.production === "node-server") {
+          // The starter's `npm run preview` (Qwik 1: `build.preview`, then `vite preview`),
+          // on the same build, with init's `.env` and the mail lines only.
+          it("npm run preview signs up and in, on its own port", async () => {
+            await buildPreview(app)
+            const preview = await serveInit(app, "preview")
+            try {
+              await passwordAccount(browser, preview, { nextMail }, { js: true, home: "/account/" })
+            } finally {
+              await preview.stop()
+            }
+          })
+        }
 
         for (const js of [true, false]) {
           it(`signs up, confirms the mailed link, signs in and out, refuses a wrong password, ${js ? "with" : "without"} JavaScript`, () =>

@@ -94,13 +94,18 @@ export const QWIK2_DEV_CONSOLE =
 /** Where the mails of the app go: a real SMTP server on loopback (`EMAIL_SERVER`). */
 export type Mailbox = Pick<SmtpInbox, "nextMail">
 
-/** The oldest unread mail to `to`, once it has arrived. */
+/**
+ * The oldest unread mail to `to`, once it has arrived. Mail leaves after the answer, and the
+ * apps open their database on the first request that needs it: the first sign-up's mail waits
+ * for PGlite to start and migrate, which on a loaded machine takes well over ten seconds. A
+ * minute means a lost mail, not a busy machine.
+ */
 async function mailTo(inbox: Mailbox, to: string): Promise<{ subject: string; text: string }> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await inbox.nextMail(to)
     } catch (error) {
-      if (attempt >= 100) throw error
+      if (attempt >= 600) throw error
       await sleep(100)
     }
   }

@@ -143,3 +143,36 @@ export function wranglerEnv(app: FixtureApp): Record<string, string> {
     PATH: `${join(toolsDir, "node_modules/.bin")}:${process.env.PATH ?? ""}`,
   }
 }
+
+/**
+ * `wrangler pages dev` of the app's Cloudflare build on a reserved `port` (its `.dev.vars` read
+ * by wrangler), answering at `localhost`: an IP address cannot be a passkey's relying party.
+ */
+export async function startPagesDev(app: FixtureApp, port: number): Promise<RunningApp> {
+  const args = [bin("wrangler"), "pages", "dev", "--ip", "127.0.0.1", "--port", String(port)]
+  args.push("--inspector-port", String(await freePort()), "--show-interactive-dev-session=false")
+  const started = await startCommand(app, bin("node"), args, wranglerEnv(app), port)
+  return { ...started, url: `http://localhost:${port}` }
+}
+
+/** `wrangler <args>` (the runtime tools' Node 22 runs it) in the app, on its local D1. */
+export async function wrangler(app: FixtureApp, args: string[]) {
+  const { NODE_ENV: _, VITEST: __, ...rest } = process.env
+  return await run(bin("node"), [bin("wrangler"), ...args], {
+    cwd: app.dir,
+    env: { ...rest, ...wranglerEnv(app) },
+    maxBuffer: 16 * 1024 * 1024,
+  })
+}
+
+/** The mails a Resend-compatible server received, read as an inbox (oldest to `to` first). */
+export function resendInbox(mails: { to: string[]; subject: string; text?: string }[]) {
+  return {
+    async nextMail(to: string) {
+      const at = mails.findIndex((mail) => mail.to.includes(to))
+      if (at < 0) throw new Error(`no mail to ${to}`)
+      const [mail] = mails.splice(at, 1)
+      return { subject: mail!.subject, text: mail!.text ?? "" }
+    },
+  }
+}

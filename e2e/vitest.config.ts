@@ -29,7 +29,12 @@ const demoFiles = [
   "stale-oauth.e2e.ts",
 ]
 
-const initFiles = ["init.e2e.ts", "init-choices.e2e.ts"]
+const initFiles = [
+  "init.e2e.ts",
+  "init-choices.e2e.ts",
+  "init-cloudflare.e2e.ts",
+  "init-runtimes.e2e.ts",
+]
 
 // Generous: on a loaded machine (CI beside other jobs, or the projects side by side on two
 // cores) a browser flow that takes 5 s idle can take 30; a timeout must mean a hang, not a

@@ -23,6 +23,17 @@ export type {
   LinkedAccount,
 } from "./account-types.js"
 export type { QwikAuthConfigFn } from "./config.js"
+export {
+  createDevMailbox,
+  type DevMail,
+  type DevMailbox,
+  type DevMailStore,
+  devMailbox,
+  devMailboxGuard,
+  isLoopback,
+  memoryMailStore,
+  type NewDevMail,
+} from "./dev-mailbox.js"
 export { setEnvDefaults } from "./env.js"
 export { organizationActions } from "./organizations.js"
 export {

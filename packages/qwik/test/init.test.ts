@@ -10,19 +10,23 @@
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { parseEnv } from "node:util"
 import { PGlite } from "@electric-sql/pglite"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
@@ -117,6 +121,8 @@ function devDependencies(dir: string): Record<string, string> {
   return JSON.parse(read(dir, "package.json")).devDependencies
 }
 
+const jwtArgs = ["init", "--yes", "--no-install", "--methods", "github", "--sessions", "jwt"]
+
 const choices: [Starter, string, string][] = [
   ["starter", "password,passkey,email", "pglite"],
   ["starter", "github,google,oidc", "jwt"],
@@ -144,7 +150,7 @@ describe("latchkey init", () => {
       expect("pg" in deps).toBe(sessions === "postgres")
 
       const plugin = read(dir, "src/routes/plugin@auth.ts")
-      expect(plugin).toContain(`import { routeAuth$ } from "${binding}"`)
+      expect(plugin).toMatch(new RegExp(`import \\{ [^}]*routeAuth\\$[^}]* \\} from "${binding}"`))
       for (const method of methods.split(",")) {
         const module = method === "oidc" ? "oauth" : method
         expect(plugin).toContain(`from "@latchkey/core/providers/${module}"`)
@@ -162,10 +168,26 @@ describe("latchkey init", () => {
         expect(account.includes(action)).toBe(password)
       }
       expect(account.includes("<Form action={change}>")).toBe(password)
-      expect(account.includes("export const useAccount = accountLoaders.useAccount")).toBe(password)
+      // With a database: every way in and two-factor sign-in, on loaders the page exports.
+      const accounts = sessions !== "jwt"
+      expect(account.includes("export const useAccount = accountLoaders.useAccount")).toBe(accounts)
+      expect(account.includes("<TwoFactorSection />")).toBe(accounts)
+      expect(account.includes("<WaysIn />")).toBe(accounts)
+      expect(account.includes("A sign-in link mailed to")).toBe(methods.includes("email"))
+      expect(plugin.includes("twoFactor: TwoFactor({")).toBe(accounts)
+      expect(plugin).not.toMatch(/export const \{[^}]*useTwoFactorStatus/)
       expect(account.includes("export const useSessionOfPage = useSession")).toBe(
-        password && starter !== "starter",
+        accounts && starter !== "starter",
       )
+      // Mail in development without a server: kept, and listed on a loopback-only page.
+      const mails = password || methods.includes("email")
+      expect(plugin.includes("import.meta.env.DEV && !mail.server")).toBe(mails)
+      expect(existsSync(join(dir, "src/routes/dev/mailbox/index.tsx"))).toBe(mails)
+      if (mails) {
+        expect(read(dir, "src/routes/dev/mailbox/index.tsx")).toContain(
+          "export const onRequest = devMailboxGuard(import.meta.env.DEV)",
+        )
+      }
       expect(checkModule(join(dir, "src/routes/plugin@auth.ts"), plugin, dir)).toEqual([])
       // The plugin goes into Qwik 1's config only (@latchkey/qwik2 has none; routeAuth$ needs none).
       expect(read(dir, "vite.config.ts").includes("latchkey()")).toBe(starter === "starter")
@@ -191,7 +213,7 @@ describe("latchkey init", () => {
     120_000,
   )
 
-  it("writes AUTH_SECRET and AUTH_URL to .env only when absent, and .env to .gitignore once", () => {
+  it("writes AUTH_SECRET and AUTH_TRUST_HOST to .env only when absent, and .env to .gitignore once", () => {
     // create-qwik's own .gitignore already lists .env: left exactly as it was.
     const starter = starterApp("starter")
     const starterIgnore = read(starter, ".gitignore")
@@ -202,8 +224,11 @@ describe("latchkey init", () => {
     const fresh = starterApp("starter")
     rmSync(join(fresh, ".gitignore"))
     latchkey(fresh, ["init", "--yes", "--no-install", "--methods", "github", "--sessions", "jwt"])
-    const written = read(fresh, ".env")
-    expect(written).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\nAUTH_URL=http:\/\/localhost:5173\n$/)
+    const written = parseEnv(read(fresh, ".env"))
+    expect(written.AUTH_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // No AUTH_URL pinned to the dev server's port: `npm run preview` serves on another.
+    expect(written).toEqual({ AUTH_SECRET: written.AUTH_SECRET, AUTH_TRUST_HOST: "true" })
+    expect(statSync(join(fresh, ".env")).mode & 0o777).toBe(0o600)
     expect(read(fresh, ".gitignore")).toBe(".env\n")
 
     const own = starterApp("starter")
@@ -218,10 +243,78 @@ describe("latchkey init", () => {
       "--sessions",
       "jwt",
     ])
-    expect(run.stdout).toContain(".env: added AUTH_URL")
+    expect(run.stdout).toContain(".env: added AUTH_TRUST_HOST")
     expect(run.stdout).not.toMatch(/AUTH_SECRET=|mine/)
-    expect(read(own, ".env")).toBe("AUTH_SECRET=mine\nOTHER=1\nAUTH_URL=http://localhost:5173\n")
+    expect(read(own, ".env")).toMatch(
+      /^AUTH_SECRET=mine\nOTHER=1\n(#[^\n]*\n){3}AUTH_TRUST_HOST=true\n$/,
+    )
     expect(read(own, ".gitignore")).toBe("node_modules\n/.env\n")
+
+    // An AUTH_URL of the user's (or of an older init) stays the app's URL: nothing added.
+    const pinned = starterApp("starter")
+    writeFileSync(join(pinned, ".env"), "AUTH_SECRET=mine\nAUTH_URL=https://app.example\n")
+    expect(latchkey(pinned, jwtArgs).stdout).toContain(".env: has AUTH_SECRET")
+    expect(read(pinned, ".env")).toBe("AUTH_SECRET=mine\nAUTH_URL=https://app.example\n")
+  })
+
+  it("writes .env readable by its owner only, also when it adds to one the user made", () => {
+    const dir = starterApp("starter")
+    writeFileSync(join(dir, ".env"), "OTHER=1\n", { mode: 0o644 })
+    chmodSync(join(dir, ".env"), 0o644)
+    expect(latchkey(dir, jwtArgs).status).toBe(0)
+    expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600)
+    expect(parseEnv(read(dir, ".env")).OTHER).toBe("1")
+  })
+
+  it("refuses a .env linked out of the app, or to nothing, and writes nothing", () => {
+    const outside = mkdtempSync(join(scratch, "elsewhere-"))
+    const shared = join(outside, "shared.env")
+    writeFileSync(shared, "SHARED=1\n")
+    const linked = starterApp("starter")
+    symlinkSync(shared, join(linked, ".env"))
+    const before = snapshot(linked)
+    const out = latchkey(linked, jwtArgs)
+    expect(out.status).toBe(1)
+    expect(out.stderr).toContain(`.env is a link to ${realpathSync(shared)}, outside this app`)
+    expect(out.stderr).toContain("nothing was written")
+    expect(read(outside, "shared.env")).toBe("SHARED=1\n")
+    expect(snapshot(linked)).toEqual(before)
+
+    const dangling = starterApp("starter")
+    symlinkSync(join(outside, "missing.env"), join(dangling, ".env"))
+    const none = latchkey(dangling, jwtArgs)
+    expect(none.status).toBe(1)
+    expect(none.stderr).toContain(".env is a link to a file that does not exist")
+    expect(existsSync(join(outside, "missing.env"))).toBe(false)
+
+    // A link that stays in the app is the app's own file: written through, 0600.
+    const inside = starterApp("starter")
+    writeFileSync(join(inside, "local.env"), "")
+    symlinkSync("local.env", join(inside, ".env"))
+    expect(latchkey(inside, jwtArgs).status).toBe(0)
+    expect(parseEnv(read(inside, "local.env")).AUTH_TRUST_HOST).toBe("true")
+    expect(statSync(join(inside, "local.env")).mode & 0o777).toBe(0o600)
+  })
+
+  it("refuses a .env that git tracks, saying how to stop tracking it", () => {
+    const dir = starterApp("starter")
+    function git(...args: string[]) {
+      return spawnSync("git", args, { cwd: dir, encoding: "utf8", env: env() })
+    }
+    git("init", "-q")
+    writeFileSync(join(dir, ".env"), "OTHER=1\n")
+    git("add", "-f", ".env")
+    const before = snapshot(dir)
+    const tracked = latchkey(dir, jwtArgs)
+    expect(tracked.status).toBe(1)
+    expect(tracked.stderr).toContain(".env is tracked by git")
+    expect(tracked.stderr).toContain("git rm --cached .env")
+    expect(read(dir, ".env")).toBe("OTHER=1\n")
+    expect(snapshot(dir)).toEqual(before)
+
+    git("rm", "-q", "--cached", ".env")
+    expect(latchkey(dir, jwtArgs).status).toBe(0)
+    expect(parseEnv(read(dir, ".env")).AUTH_SECRET).toBeDefined()
   })
 
   it("leaves a file the user changed and prints its diff; --force replaces it", () => {
@@ -257,7 +350,7 @@ describe("latchkey init", () => {
     expect(run.status).toBe(0)
     expect(run.stdout).toContain("src/routes/plugin@auth.ts: would be created")
     expect(run.stdout).toContain("vite.config.ts: would add latchkey()")
-    expect(run.stdout).toContain(".env: would be added AUTH_SECRET, AUTH_URL")
+    expect(run.stdout).toContain(".env: would be added AUTH_SECRET, AUTH_TRUST_HOST")
     expect(snapshot(dir)).toEqual(before)
     expect(existsSync(join(dir, ".data"))).toBe(false)
   })
@@ -290,16 +383,137 @@ describe("latchkey init", () => {
     const run = spawnSync(
       "script",
       ["-qec", `"${process.execPath}" "${bin}" init --no-install`, "/dev/null"],
-      { cwd: dir, encoding: "utf8", env: env(), input: "github,nope\ngithub,google\nredis\njwt\n" },
+      {
+        cwd: dir,
+        encoding: "utf8",
+        env: env(),
+        input: "github,nope\ngithub,google\nmars\nnode\nredis\njwt\n",
+      },
     )
     expect(run.status).toBe(0)
     const output = run.stdout.replaceAll("\r", "")
     expect(output).toContain("unknown sign-in method nope")
+    expect(output).toContain("use one of node, bun, deno, cloudflare-pages, vercel-edge, netlify")
     expect(output).toContain("use one of jwt, pglite, postgres")
     expect(output).toContain("methods github, google; sessions jwt")
     expect(read(dir, "src/routes/plugin@auth.ts")).toContain(
       "--methods github,google --sessions jwt",
     )
+  })
+
+  it("--target names the runtime's adapter and start command in the next steps", () => {
+    for (const [target, adapter, start] of [
+      ["node", "node-server", "node server/entry.node-server"],
+      ["bun", "bun", "bun server/entry.bun.js"],
+      ["deno", "deno", "deno run --allow-net --allow-read --allow-env server/entry.deno.js"],
+    ]) {
+      const dir = starterApp("starter")
+      // PGlite is the default where there is a file system (once: its migrations take a while).
+      const flags = target === "node" ? [] : ["--methods", "github", "--sessions", "jwt"]
+      const run = latchkey(dir, ["init", "--yes", "--no-install", "--target", target!, ...flags])
+      expect(run.stderr).toBe("")
+      if (target === "node") expect(run.stdout).toContain("sessions pglite; target node")
+      else expect(run.stdout).toContain(`target ${target}`)
+      expect(run.stdout).toContain(`\`npm run qwik add ${adapter}\``)
+      expect(run.stdout).toContain(start)
+    }
+    const edge = starterApp("starter-v2")
+    const args = ["init", "--yes", "--no-install", "--target", "vercel-edge", "--methods", "github"]
+    const run = latchkey(edge, args)
+    expect(run.status).toBe(0)
+    // JWT sessions by default where there is no file system.
+    expect(run.stdout).toContain("sessions jwt; target vercel-edge")
+    expect(read(edge, "src/routes/plugin@auth.ts")).toContain("--target vercel-edge")
+  })
+
+  it.each([
+    ["starter", "password,passkey"],
+    ["starter-v2", "password,email,github"],
+  ] as const)(
+    "--target cloudflare-pages on %s (--methods %s): D1 through Drizzle, mail through Resend, wrangler's .dev.vars; the app type-checks",
+    (starter, methods) => {
+      const dir = starterApp(starter)
+      const args = [
+        "init",
+        "--yes",
+        "--no-install",
+        "--target",
+        "cloudflare-pages",
+        "--methods",
+        methods,
+      ]
+      const run = latchkey(dir, args)
+      expect(run.stderr).toBe("")
+      expect(run.stdout).toContain("sessions d1; target cloudflare-pages")
+      const deps = devDependencies(dir)
+      expect(Object.keys(deps)).toEqual(
+        expect.arrayContaining(["@latchkey/adapter-drizzle", "drizzle-orm", "drizzle-kit"]),
+      )
+      expect("@latchkey/adapter-postgres" in deps).toBe(false)
+      const plugin = read(dir, "src/routes/plugin@auth.ts")
+      expect(plugin).toContain("DrizzleAdapter(drizzle(DB, { schema }))")
+      expect(plugin).toContain("sendPasswordMail: mail.sendPasswordMail")
+      expect(plugin).toContain("No D1 binding DB")
+      expect(plugin).not.toContain("devMailbox")
+      expect(existsSync(join(dir, "src/routes/dev/mailbox/index.tsx"))).toBe(false)
+      expect(existsSync(join(dir, "src/lib/db.ts"))).toBe(false)
+      // The schema of the features the config enables, from the app's own adapter-drizzle.
+      expect(run.stdout).toMatch(
+        /schema: Wrote src\/db\/auth-schema\.ts \(sqlite; features: [^)]*two-factor/,
+      )
+      expect(read(dir, "wrangler.toml")).toContain('binding = "DB"')
+      expect(read(dir, "drizzle.config.ts")).toContain('schema: "./src/db/auth-schema.ts"')
+      // wrangler pages dev reads .dev.vars: the secret goes there, 0600, and out of git.
+      expect(existsSync(join(dir, ".env"))).toBe(false)
+      expect(parseEnv(read(dir, ".dev.vars")).AUTH_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(statSync(join(dir, ".dev.vars")).mode & 0o777).toBe(0o600)
+      expect(read(dir, ".gitignore").split("\n")).toEqual(
+        expect.arrayContaining([".dev.vars", ".wrangler/"]),
+      )
+      expect(run.stdout).toContain("npx wrangler d1 migrations apply auth --local")
+      expect(run.stdout).toContain("AUTH_RESEND_KEY")
+
+      const before = snapshot(dir)
+      expect(latchkey(dir, args).stdout).not.toMatch(/: (created|added|overwritten)|kept /)
+      expect(snapshot(dir)).toEqual(before)
+      expect(typeCheck(dir)).toBe("")
+    },
+    120_000,
+  )
+
+  it("refuses on an edge runtime what cannot run there, naming the part, writing nothing", () => {
+    const dir = starterApp("starter")
+    const before = snapshot(dir)
+    const refusals: [string[], string][] = [
+      [
+        ["--target", "cloudflare-pages", "--sessions", "pglite"],
+        "--sessions pglite cannot run on Cloudflare Pages (workerd): workerd has no file system for PGlite",
+      ],
+      [
+        ["--target", "netlify", "--sessions", "postgres"],
+        "--sessions postgres cannot run on Netlify Edge Functions: Netlify's Edge Functions have no file system for PGlite and no TCP sockets for pg",
+      ],
+      [
+        ["--target", "vercel-edge", "--methods", "password"],
+        "password keep accounts in a database, and init writes none that runs on Vercel Edge",
+      ],
+      [["--target", "mars"], "--target mars: use one of node, bun, deno"],
+      [
+        ["--target", "deno", "--sessions", "pglite"],
+        "--sessions pglite cannot run on Deno: Qwik City's Deno adapter bundles the server without Node's built-in modules",
+      ],
+      [["--sessions", "d1"], "--sessions d1 is Cloudflare's database"],
+      [
+        ["--target", "cloudflare-pages", "--sessions", "jwt", "--methods", "password"],
+        "password keep accounts in a database: choose --sessions d1",
+      ],
+    ]
+    for (const [flags, message] of refusals) {
+      const run = latchkey(dir, ["init", "--yes", "--no-install", ...flags])
+      expect(run.status).toBe(1)
+      expect(run.stderr).toContain(message)
+    }
+    expect(snapshot(dir)).toEqual(before)
   })
 
   it("refuses a directory that is not a Qwik app", () => {
@@ -335,8 +549,11 @@ describe("latchkey init", () => {
     expect(run.stdout).toContain("(@latchkey/qwik2, pnpm)")
     expect(run.stdout).toContain("run `pnpm install`")
     const deps = devDependencies(dir)
-    expect(deps["@latchkey/core"]).toBe(`file:${join(packs, "latchkey-core-0.1.0.tgz")}`)
-    expect(deps["@latchkey/qwik2"]).toBe(`file:${join(packs, "latchkey-qwik2-0.1.0.tgz")}`)
+    // Relative to the app, as npm writes them: package.json names no directory of this machine.
+    const rel = relative(dir, packs)
+    expect(deps["@latchkey/core"]).toBe(`file:${rel}/latchkey-core-0.1.0.tgz`)
+    expect(deps["@latchkey/qwik2"]).toBe(`file:${rel}/latchkey-qwik2-0.1.0.tgz`)
+    expect(read(dir, "package.json")).not.toContain(packs)
   })
 })
 

@@ -4,13 +4,27 @@
 // --force. Every step is a module of its own; this one runs them in order and reports.
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { join, relative, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { addVitePlugin } from "../vite.mjs"
-import { ensureEnv, ensureGitignore, readEnvFile } from "./env.mjs"
+import { checkEnvFile, EnvFileRefused, ensureEnv, ensureGitignore, readEnvFile } from "./env.mjs"
 import { writeFile } from "./files.mjs"
-import { describeOutcome, MigrateError, pgliteDirOf, runMigrations } from "./migrate.mjs"
-import { ask, checkChoice, INIT_USAGE, parseInitArgs, UsageError } from "./options.mjs"
+import {
+  describeOutcome,
+  importFromApp,
+  MigrateError,
+  pgliteDirOf,
+  runMigrations,
+} from "./migrate.mjs"
+import {
+  ask,
+  checkChoice,
+  defaultSessions,
+  INIT_USAGE,
+  parseInitArgs,
+  TARGETS,
+  UsageError,
+} from "./options.mjs"
 import { detectProject } from "./project.mjs"
 import { filesFor, PGLITE_DIR, packagesFor } from "./templates.mjs"
 
@@ -58,7 +72,7 @@ function addDependencies(dir, pkg, wanted, { dryRun, installFrom }) {
     if (installFrom && name.startsWith("@latchkey/") && !tarball) {
       throw new UsageError(`--install-from ${installFrom}: no npm pack tarball of ${name} there`)
     }
-    devDependencies[name] = tarball ? `file:${tarball}` : /** @type {string} */ (wanted[name])
+    devDependencies[name] = tarball ? fileSpec(dir, tarball) : /** @type {string} */ (wanted[name])
   }
   // Sorted, as npm writes them.
   pkg.devDependencies = Object.fromEntries(
@@ -70,6 +84,40 @@ function addDependencies(dir, pkg, wanted, { dryRun, installFrom }) {
     writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, indent)}\n`)
   }
   return missing
+}
+
+/**
+ * A `file:` dependency relative to the app, as npm writes one: an absolute path would name this
+ * machine's directories in a file that is committed and read on other machines.
+ * @param {string} dir
+ * @param {string} tarball
+ */
+export function fileSpec(dir, tarball) {
+  return `file:${relative(dir, tarball).split(sep).join("/")}`
+}
+
+/**
+ * `npx latchkey generate --drizzle sqlite` with the app's own @latchkey/adapter-drizzle: the
+ * schema file of the features plugin@auth.ts enables. Says what happened (or why it waits).
+ * @param {string} dir
+ */
+async function generateDrizzleSchema(dir) {
+  let cli
+  try {
+    cli = await importFromApp(dir, "@latchkey/adapter-drizzle/cli")
+  } catch (error) {
+    if (!(error instanceof MigrateError)) throw error
+    return `skipped, ${error.message} (then \`npx latchkey generate --drizzle sqlite\`)`
+  }
+  /** @type {string[]} */
+  const said = []
+  const code = cli.runGenerate(["--drizzle", "sqlite"], {
+    cwd: dir,
+    out: (/** @type {string} */ line) => said.push(line),
+    err: (/** @type {string} */ line) => said.push(line),
+  })
+  const first = said[0] ?? ""
+  return code === 0 ? first : `not written: ${first.replace(/^latchkey generate: /, "")}`
 }
 
 /** @param {string} dir @param {string[]} names */
@@ -92,21 +140,27 @@ export async function main(args) {
     }
     const project = detectProject(dir)
     const asked =
-      !flags.yes && process.stdin.isTTY && (!flags.methods || !flags.sessions)
+      !flags.yes && process.stdin.isTTY && (!flags.methods || !flags.sessions || !flags.target)
         ? await ask(flags)
         : undefined
-    const { methods, sessions } = checkChoice(
+    const chosenTarget = asked?.target ?? flags.target ?? "node"
+    const { methods, sessions, target } = checkChoice(
       asked?.methods ?? flags.methods ?? ["password"],
-      asked?.sessions ?? flags.sessions ?? "pglite",
+      asked?.sessions ?? flags.sessions ?? defaultSessions(chosenTarget),
+      chosenTarget,
     )
-    const choice = { methods, sessions, project }
+    const choice = { methods, sessions, target, project }
+    // Cloudflare's local server (`wrangler pages dev`) reads its secrets from `.dev.vars`.
+    const envFile = target === "cloudflare-pages" ? ".dev.vars" : ".env"
+    // Before anything is written: a file init must not put the secret into stops the run.
+    checkEnvFile(dir, envFile)
     const options = { force: flags.force, dryRun: flags.dryRun }
     const installFrom = flags.installFrom ? resolve(flags.installFrom) : undefined
     const would = flags.dryRun ? "would be " : ""
 
     out(
       `latchkey init${flags.dryRun ? " (dry run: nothing is written)" : ""}: Qwik ${project.qwik} app ` +
-        `(${project.binding}, ${project.packageManager}); methods ${methods.join(", ")}; sessions ${sessions}`,
+        `(${project.binding}, ${project.packageManager}); methods ${methods.join(", ")}; sessions ${sessions}; target ${target}`,
     )
 
     // 1. package.json
@@ -139,21 +193,24 @@ export async function main(args) {
     }
 
     // 4. .env and .gitignore
-    const envAdded = ensureEnv(dir, options)
+    const envAdded = ensureEnv(dir, options, envFile)
     out(
       envAdded.length > 0
-        ? `  .env: ${would}added ${envAdded.join(", ")}`
-        : "  .env: has AUTH_SECRET and AUTH_URL",
+        ? `  ${envFile}: ${would}added ${envAdded.join(", ")}`
+        : `  ${envFile}: has AUTH_SECRET, and AUTH_TRUST_HOST or AUTH_URL`,
     )
+    /** @type {Parameters<typeof ensureGitignore>[1]} */
+    const secrets =
+      envFile === ".env" ? [".env"] : [/** @type {const} */ (".dev.vars"), ".wrangler/"]
     const ignored = ensureGitignore(
       dir,
-      sessions === "pglite" ? [".env", ".data/"] : [".env"],
+      sessions === "pglite" ? [...secrets, ".data/"] : secrets,
       options,
     )
     out(
       ignored.length > 0
         ? `  .gitignore: ${would}added ${ignored.join(", ")}`
-        : "  .gitignore: ignores .env already",
+        : `  .gitignore: ignores ${secrets.join(" and ")} already`,
     )
     if (sessions === "pglite" && !flags.dryRun) mkdirSync(join(dir, ".data"), { recursive: true })
 
@@ -179,8 +236,11 @@ export async function main(args) {
       }
     }
 
-    // 6. migrations
-    if (sessions !== "jwt" && !flags.dryRun) {
+    // 6. the schema (D1: Latchkey's Drizzle tables, from which drizzle-kit writes migrations),
+    //    or the migrations (PGlite, PostgreSQL)
+    if (sessions === "d1" && !flags.dryRun) {
+      out(`  schema: ${await generateDrizzleSchema(dir)}`)
+    } else if (sessions !== "jwt" && !flags.dryRun) {
       const databaseUrl =
         sessions === "postgres"
           ? process.env.DATABASE_URL || readEnvFile(dir).DATABASE_URL || undefined
@@ -208,6 +268,8 @@ export async function main(args) {
     const message = error instanceof Error ? error.message : String(error)
     process.stderr.write(`latchkey init: ${message}\n`)
     if (error instanceof UsageError) process.stderr.write(INIT_USAGE)
+    if (error instanceof EnvFileRefused)
+      process.stderr.write("latchkey init: nothing was written\n")
     return 1
   }
 }
@@ -221,16 +283,34 @@ function indent(text, prefix) {
 }
 
 /**
- * @param {{ methods: string[]; sessions: string }} choice
+ * @param {{ methods: string[]; sessions: string; target: string }} choice
  * @param {number} kept files left as the user had them
  */
-function nextSteps({ methods, sessions }, kept) {
+function nextSteps({ methods, sessions, target }, kept) {
   /** @type {string[]} */
   const steps = []
   if (kept > 0) steps.push("merge the diffs above by hand, or run again with --force")
+  if (sessions === "d1") {
+    steps.push(
+      "`npx drizzle-kit generate` (the migration of src/db/auth-schema.ts), then `npx wrangler d1 migrations apply auth --local`",
+    )
+    if (methods.includes("password") || methods.includes("email")) {
+      steps.push(
+        "set AUTH_RESEND_KEY (Resend's API key) and EMAIL_FROM in .dev.vars, and in the Pages project's settings: workerd has no SMTP",
+      )
+    }
+    steps.push(
+      "`npm run qwik add cloudflare-pages`, `npm run build`, then `npx wrangler pages dev ./dist` and open /account/ (D1 exists only there, not under `npm run dev`)",
+    )
+    steps.push(
+      "to deploy: `npx wrangler d1 create auth`, its database_id in wrangler.toml, the migrations with --remote, and AUTH_SECRET in the project's settings",
+    )
+    return steps
+  }
   if (methods.includes("password") || methods.includes("email")) {
     steps.push(
-      "set EMAIL_SERVER (an SMTP URL) and EMAIL_FROM in .env: sign-up and sign-in mails go there",
+      "in development the mails stay on this machine: read them at http://localhost:5173/dev/mailbox/",
+      "before production, set EMAIL_SERVER (an SMTP URL) and EMAIL_FROM (the From address): a production server (and `npm run preview`) refuses to start without EMAIL_SERVER",
     )
   }
   if (methods.includes("github")) steps.push("set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env")
@@ -241,7 +321,12 @@ function nextSteps({ methods, sessions }, kept) {
   if (sessions === "postgres") {
     steps.push("export DATABASE_URL (PostgreSQL) for the server, and run `npx latchkey migrate`")
   }
+  const where = TARGETS[/** @type {keyof typeof TARGETS} */ (target)]
   steps.push("`npm run dev`, then open http://localhost:5173/account (sign-in is /auth/signin)")
+  steps.push(
+    `for ${where.name}: \`npm run qwik add ${where.adapter}\` (Qwik City's adapter), \`npm run build\`, then \`${where.start}\``,
+  )
+  steps.push("`npm run build` then `npm run preview` signs in too, at http://localhost:4173")
   steps.push(
     "in production, set AUTH_SECRET and AUTH_URL (the public URL) in the server's environment",
   )

@@ -22,7 +22,7 @@ export class MigrateError extends Error {}
  * @param {string} dir
  * @param {string} name
  */
-async function importFromApp(dir, name) {
+export async function importFromApp(dir, name) {
   for (const base of [join(dir, "package.json"), import.meta.url]) {
     try {
       return await import(pathToFileURL(createRequire(base).resolve(name)).href)

@@ -8,7 +8,7 @@ export const PGLITE_DIR = "./.data/auth"
 
 /**
  * @typedef {{ methods: string[]; sessions: string;
- *   project: import("./project.mjs").Project }} Choice
+ *   target?: string; project: import("./project.mjs").Project }} Choice
  */
 
 /** The import and the call of each method's provider; `env` is Qwik's request env. */
@@ -17,8 +17,7 @@ const PROVIDERS = {
     imports: ['import Password from "@latchkey/core/providers/password"'],
     call: [
       "// Sign-up with a confirmation mail, sign-in, reset and email change (built-in pages).",
-      "// Mails go through EMAIL_SERVER (an SMTP URL); without it the app refuses to start.",
-      'Password({ server: env.get("EMAIL_SERVER"), from: env.get("EMAIL_FROM") }),',
+      "Password(devMail ? { ...mail, sendPasswordMail: devMailbox.sendPasswordMail } : mail),",
     ],
   },
   passkey: {
@@ -28,8 +27,8 @@ const PROVIDERS = {
   email: {
     imports: ['import Email from "@latchkey/core/providers/email"'],
     call: [
-      "// Sign-in links by mail, through EMAIL_SERVER (an SMTP URL).",
-      'Email({ server: env.get("EMAIL_SERVER"), from: env.get("EMAIL_FROM") }),',
+      "// Sign-in links by mail.",
+      "Email(devMail ? { ...mail, sendVerificationRequest: devMailbox.sendVerificationRequest } : mail),",
     ],
   },
   github: {
@@ -64,66 +63,253 @@ function hasAccountForms({ methods }) {
   return methods.includes("password")
 }
 
+/**
+ * Whether the app keeps accounts (any database): then the account page lists the ways in and
+ * offers two-factor sign-in.
+ * @param {Choice} choice
+ */
+function hasAccounts({ sessions }) {
+  return sessions !== "jwt"
+}
+
+/**
+ * Whether a method sends mail (the Password provider's mails, email sign-in links).
+ * @param {{ methods: string[] }} choice
+ */
+function sendsMail({ methods }) {
+  return methods.includes("password") || methods.includes("email")
+}
+
 /** @param {string[]} lines @param {string} indent */
 function indented(lines, indent) {
   return lines.map((line) => `${indent}${line}`).join("\n")
 }
+
+/** The issuer an authenticator app shows: the app's package name. @param {Choice} choice */
+function issuerOf({ project }) {
+  const name = project.packageJson.name
+  return typeof name === "string" && /^[\w@./ -]{1,60}$/.test(name) ? name : "My app"
+}
+
+/**
+ * The mail settings at the top of the config: SMTP from the environment, or in development
+ * without one the dev mailbox (`import.meta.env.DEV` is `false` in every production build, so a
+ * build without EMAIL_SERVER refuses to start rather than keep mail).
+ */
+const MAIL_SETTINGS = [
+  "  // Mails go through EMAIL_SERVER (an SMTP URL) from EMAIL_FROM. In development without",
+  "  // EMAIL_SERVER they are kept instead and listed at /dev/mailbox/ (on this machine only). A",
+  "  // production build (`npm run preview` too) refuses to start without EMAIL_SERVER.",
+  '  const mail = { server: env.get("EMAIL_SERVER"), from: env.get("EMAIL_FROM") }',
+  "  const devMail = import.meta.env.DEV && !mail.server",
+]
 
 /**
  * `src/routes/plugin@auth.ts`.
  * @param {Choice} choice
  */
 export function pluginAuth(choice) {
+  if (choice.sessions === "d1") return pluginAuthD1(choice)
   const { methods, sessions, project } = choice
   const providers = methods.map((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)])
   const usesEnv = methods.some((m) => ["password", "email", "oidc"].includes(m))
+  const accounts = hasAccounts(choice)
+  const bindingImports = ["routeAuth$"]
+  if (sendsMail(choice)) bindingImports.unshift("devMailbox")
+  if (accounts) bindingImports.push("twoFactorActions")
   const imports = [
     ...providers.flatMap((p) => p.imports),
-    `import { routeAuth$ } from "${project.binding}"`,
+    ...(accounts ? ['import { TwoFactor } from "@latchkey/core/two-factor"'] : []),
+    `import { ${bindingImports.join(", ")} } from "${project.binding}"`,
   ].sort(byModule)
-  if (sessions !== "jwt") imports.push('import { adapter } from "~/lib/db"')
+  if (accounts) imports.push('import { adapter } from "~/lib/db"')
   const body = [
     sessions === "jwt"
       ? "  // No adapter: the session is an encrypted cookie (JWT)."
       : "  // Users, accounts and sessions are rows in the database; the cookie holds an opaque token.",
-    ...(sessions === "jwt" ? [] : ["  adapter,"]),
+    ...(accounts ? ["  adapter,"] : []),
     "  providers: [",
     ...providers.map((p) => indented(p.call, "    ")),
     "  ],",
     ...(methods.includes("passkey") ? ["  experimental: { enableWebAuthn: true },"] : []),
+    ...(accounts
+      ? [
+          "  // Two-factor sign-in (an authenticator app's codes), turned on by each user on /account/.",
+          `  twoFactor: TwoFactor({ issuer: ${JSON.stringify(issuerOf(choice))} }),`,
+        ]
+      : []),
   ]
-  const header = `// Written by \`npx latchkey init --methods ${methods.join(",")} --sessions ${sessions}\`. Yours to edit:
+  const flags = `--methods ${methods.join(",")} --sessions ${sessions}${choice.target && choice.target !== "node" ? ` --target ${choice.target}` : ""}`
+  const header = `// Written by \`npx latchkey init ${flags}\`. Yours to edit:
 // init leaves a file that differs from what it would write alone (unless --force).
 ${imports.join("\n")}
 `
-  const config = `routeAuth$((${usesEnv ? "{ env }" : ""}) => ({
+  const config = sendsMail(choice)
+    ? `routeAuth$(({ env }) => {
+${MAIL_SETTINGS.join("\n")}
+  return {
+${indented(body.join("\n").split("\n"), "  ")}
+  }
+})`
+    : `routeAuth$((${usesEnv ? "{ env }" : ""}) => ({
 ${body.join("\n")}
 }))`
-  if (!hasAccountForms(choice)) {
+  if (!accounts) {
     return `${header}
 export const { onRequest, useSession, useSignIn, useSignOut } = ${config}
 `
   }
   return `${header}
 const auth = ${config}
+${pluginExports(hasAccountForms(choice))}`
+}
 
-export const {
-  onRequest,
-  useSession,
-  useSignIn,
-  useSignOut,
+/** The mail providers' calls on Cloudflare: Resend's HTTP API (workerd has no SMTP). */
+const D1_MAIL_CALLS = {
+  password: [
+    "// Sign-up with a confirmation mail, sign-in, reset and email change (built-in pages).",
+    "Password({ from, sendPasswordMail: mail.sendPasswordMail }),",
+  ],
+  email: [
+    "// Sign-in links by mail.",
+    "Email({ from, sendVerificationRequest: mail.sendVerificationRequest }),",
+  ],
+}
+
+/**
+ * `src/routes/plugin@auth.ts` on Cloudflare Pages: D1 through Latchkey's Drizzle adapter (the
+ * Pages binding `DB` of `wrangler.toml`), mail through Resend's HTTP API.
+ * @param {Choice} choice
+ */
+function pluginAuthD1(choice) {
+  const { methods, project } = choice
+  const mails = sendsMail(choice)
+  const calls = methods.map(
+    (m) =>
+      D1_MAIL_CALLS[/** @type {keyof typeof D1_MAIL_CALLS} */ (m)] ??
+      PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)].call,
+  )
+  const imports = [
+    'import { DrizzleAdapter } from "@latchkey/adapter-drizzle"',
+    ...methods.flatMap((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)].imports),
+    ...(mails ? ['import { resendMail } from "@latchkey/core/providers/resend"'] : []),
+    'import { TwoFactor } from "@latchkey/core/two-factor"',
+    `import { routeAuth$, twoFactorActions } from "${project.binding}"`,
+    'import { drizzle } from "drizzle-orm/d1"',
+  ].sort(byModule)
+  const mailLines = mails
+    ? [
+        "  // workerd has no SMTP: mail goes through Resend's HTTP API (AUTH_RESEND_KEY), from",
+        "  // EMAIL_FROM (an address of a domain verified at Resend).",
+        '  const from = env.get("EMAIL_FROM") ?? "no-reply@example.com"',
+        "  const mail = resendMail({",
+        '    apiKey: env.get("AUTH_RESEND_KEY") ?? "",',
+        "    from,",
+        '    baseUrl: env.get("RESEND_BASE_URL"), // unset: Resend\'s own',
+        "  })",
+      ]
+    : []
+  return `// Written by \`npx latchkey init --methods ${methods.join(",")} --sessions d1 --target cloudflare-pages\`.
+// Yours to edit: init leaves a file that differs from what it would write alone (unless --force).
+${imports.join("\n")}
+import * as schema from "~/db/auth-schema"
+
+type D1 = Parameters<typeof drizzle>[0]
+
+const auth = routeAuth$(({ env, platform }) => {
+  // Users, accounts and sessions in D1: the DB binding of wrangler.toml, which only Cloudflare's
+  // runtime provides (\`wrangler pages dev\` locally). The tables: src/db/auth-schema.ts.
+  const DB = (platform as { env?: { DB?: D1 } }).env?.DB
+  if (!DB) {
+    throw new Error(
+      "No D1 binding DB: this app keeps its users in Cloudflare D1, which only Cloudflare's runtime provides. Build, then run \`npx wrangler pages dev ./dist\` (wrangler.toml binds DB), not \`vite dev\`.",
+    )
+  }
+${mailLines.join("\n")}
+  return {
+    adapter: DrizzleAdapter(drizzle(DB, { schema })),
+    providers: [
+${calls.map((call) => indented(call, "      ")).join("\n")}
+    ],
+${methods.includes("passkey") ? "    experimental: { enableWebAuthn: true },\n" : ""}    // Two-factor sign-in (an authenticator app's codes), turned on by each user on /account/.
+    twoFactor: TwoFactor({ issuer: ${JSON.stringify(issuerOf(choice))} }),
+  }
+})
+${pluginExports(hasAccountForms(choice))}`
+}
+
+/**
+ * The exports of an app with accounts: the session, the password actions (with the Password
+ * provider), the two-factor actions, and the loaders the account page exports.
+ * @param {boolean} password
+ */
+function pluginExports(password) {
+  const passwordActions = password
+    ? `
   // The account page's password and address forms.
   useChangePassword,
   useSetPassword,
   useRemovePassword,
-  useChangeEmail,
+  useChangeEmail,`
+    : ""
+  return `
+export const {
+  onRequest,
+  useSession,
+  useSignIn,
+  useSignOut,${passwordActions}
 } = auth
 
-// Qwik City runs every loader a plugin exports on every page: the account (a database read) is
-// handed over in a plain object, and the account page, which shows it, exports it.
-export const accountLoaders = { useAccount: auth.useAccount }
+// The account page's two-factor forms.
+const twoFactor = twoFactorActions()
+export const { useEnrollTwoFactor, useConfirmTwoFactor, useDisableTwoFactor } = twoFactor
+
+// Qwik City runs every loader a plugin exports on every page: the account and the two-factor
+// status (database reads) are handed over in a plain object, and the account page, which shows
+// them, exports them.
+export const accountLoaders = {
+  useAccount: auth.useAccount,
+  useTwoFactorStatus: twoFactor.useTwoFactorStatus,
+}
 `
 }
+
+/**
+ * `wrangler.toml`: the Pages project and its D1 database (bound as `DB`), migrations in
+ * ./migrations, where drizzle-kit writes them.
+ * @param {Choice} choice
+ */
+function wranglerToml(choice) {
+  const name = String(choice.project.packageJson.name ?? "my-app")
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+  return `# Cloudflare Pages with a D1 database (DB), written by \`npx latchkey init --target cloudflare-pages\`.
+# Locally: \`npx wrangler d1 migrations apply auth --local\`, then \`npx wrangler pages dev ./dist\`.
+# Deployed: \`npx wrangler d1 create auth\`, its database_id below, then the migrations with --remote.
+name = "${name || "my-app"}"
+compatibility_date = "2025-09-01"
+pages_build_output_dir = "./dist"
+
+[[d1_databases]]
+binding = "DB"
+database_name = "auth"
+database_id = "00000000-0000-4000-8000-000000000000"
+migrations_dir = "migrations"
+`
+}
+
+/** `drizzle.config.ts`: drizzle-kit writes D1's migrations from Latchkey's schema file. */
+const DRIZZLE_CONFIG = `import { defineConfig } from "drizzle-kit"
+
+// Latchkey's tables (\`npx latchkey generate --drizzle sqlite\` wrote the file); the migrations go
+// to ./migrations, where wrangler's D1 migrations read them.
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./src/db/auth-schema.ts",
+  out: "./migrations",
+})
+`
 
 /** Sort import lines by module name, as Biome does. @param {string} a @param {string} b */
 function byModule(a, b) {
@@ -135,28 +321,55 @@ function byModule(a, b) {
 }
 
 /**
- * `src/lib/db.ts`, or null with JWT sessions.
+ * The adapter over a client opened on the first query, not when the module is imported: a
+ * production build imports the app's modules (Qwik's static generation, in several worker
+ * processes at once) and must never open the database. `exec` and `transaction` are PGlite's:
+ * the adapter then knows the database is embedded (`e2e/fixtures/quickstart`'s module, as the
+ * README's quick start has it).
+ */
+const LAZY_PGLITE = `import type { PGlite } from "@electric-sql/pglite"
+import { migrate, PostgresAdapter, type Queryable } from "@latchkey/adapter-postgres"
+
+let opened: Promise<PGlite> | undefined
+
+/**
+ * The database, opened and migrated on the first query (never while the app is built: a build
+ * imports this module). \`npx latchkey migrate\` reads the directory from the \`new PGlite\` line;
+ * PGlite creates only its last level, \`npx latchkey init\` made \`.data\`.
+ */
+function database(): Promise<PGlite> {
+  opened ??= (async () => {
+    const { PGlite } = await import("@electric-sql/pglite")
+    const db = new PGlite("${PGLITE_DIR}")
+    await migrate(db) // creates or updates the tables; safe on every start
+    return db
+  })()
+  return opened
+}
+
+const client: Queryable & Pick<PGlite, "exec" | "transaction"> = {
+  query: async (text, params) => (await database()).query(text, params),
+  exec: async (sql, options) => (await database()).exec(sql, options),
+  transaction: async (fn) => (await database()).transaction(fn),
+}
+
+export const adapter = PostgresAdapter(client)
+`
+
+/**
+ * \`src/lib/db.ts\`, or null with JWT sessions.
  * @param {Choice} choice
  */
 export function database({ sessions }) {
-  if (sessions === "pglite") {
-    return `import { PGlite } from "@electric-sql/pglite"
-import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
-
-// The directory must exist: \`mkdir -p .data\` (PGlite creates only the last level; \`npx latchkey
-// init\` makes it). \`npx latchkey migrate\` reads the path from this line.
-const db = new PGlite("${PGLITE_DIR}")
-await migrate(db) // creates or updates the tables; safe to run on every start
-export const adapter = PostgresAdapter(db)
-`
-  }
+  if (sessions === "pglite") return LAZY_PGLITE
   if (sessions === "postgres") {
-    return `import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
+    return `import { PostgresAdapter } from "@latchkey/adapter-postgres"
 import pg from "pg"
 
-// DATABASE_URL comes from the server's environment (export it before \`npm run dev\`).
+// DATABASE_URL comes from the server's environment (export it before \`npm run dev\`). The pool
+// connects on its first query, never when a build imports this module. The tables come from
+// \`npx latchkey migrate\` (init ran it; run it again after upgrading Latchkey, before starting).
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL })
-await migrate(pool) // creates or updates the tables; safe to run on every start
 export const adapter = PostgresAdapter(pool)
 `
   }
@@ -165,15 +378,13 @@ export const adapter = PostgresAdapter(pool)
 
 /**
  * `src/routes/account/index.tsx`: who is signed in, a sign-out button, and a link to the
- * built-in sign-in page (which shows every configured method) otherwise. With the Password
- * provider, also the password (change, remove, or set
- * one) and the address (change).
+ * built-in sign-in page (which shows every configured method) otherwise. With a database, also
+ * every way in and two-factor sign-in; with the Password provider, the password (change,
+ * remove, or set one) and the address (change).
  * @param {Choice} choice
  */
 export function accountPage(choice) {
-  return hasAccountForms(choice)
-    ? passwordAccountPage(choice.project)
-    : signInOutPage(choice.project)
+  return hasAccounts(choice) ? fullAccountPage(choice) : signInOutPage(choice.project)
 }
 
 /**
@@ -221,24 +432,32 @@ const QWIK2_SESSION_ON_PAGE = `// Qwik 2 re-fetches the session after an action 
 export const useSessionOfPage = useSession
 `
 
-/** @param {import("./project.mjs").Project} project */
-function passwordAccountPage(project) {
+/** @param {Choice} choice */
+function fullAccountPage(choice) {
+  const { project, methods } = choice
+  const password = hasAccountForms(choice)
+  const fromPlugin = [
+    "accountLoaders",
+    ...(password ? ["useChangeEmail", "useChangePassword"] : []),
+    "useConfirmTwoFactor",
+    "useDisableTwoFactor",
+    "useEnrollTwoFactor",
+    ...(password ? ["useRemovePassword"] : []),
+    "useSession",
+    ...(password ? ["useSetPassword"] : []),
+    "useSignOut",
+  ]
   return `// Every change is a <Form> on one of the binding's actions: it works without JavaScript too,
 // and shows what the action answered (done, or why not) below the form.
 import { component$ } from "${project.core}"
 import { Form } from "${project.router}"
 import {
-  accountLoaders,
-  useChangeEmail,
-  useChangePassword,
-  useRemovePassword,
-  useSession,
-  useSetPassword,
-  useSignOut,
+${fromPlugin.map((name) => `  ${name},`).join("\n")}
 } from "../plugin@auth"
 
-// Exported by this page only, so only this page reads the account (see plugin@auth.ts).
+// Exported by this page only, so only this page reads them (see plugin@auth.ts).
 export const useAccount = accountLoaders.useAccount
+export const useTwoFactorStatus = accountLoaders.useTwoFactorStatus
 ${project.qwik === 1 ? "" : QWIK2_SESSION_ON_PAGE}
 ${SESSION_OR_SIGN_IN}
   return (
@@ -247,13 +466,124 @@ ${SESSION_OR_SIGN_IN}
         <p>Signed in as {session.value?.user?.email ?? session.value?.user?.name}</p>
         <button type="submit">Sign out</button>
       </Form>
-      <PasswordSection />
-      <EmailSection />
+      <WaysIn />${password ? "\n      <PasswordSection />\n      <EmailSection />" : ""}
+      <TwoFactorSection />
     </>
   )
 })
 
+${waysIn(methods.includes("email"))}
+${password ? PASSWORD_SECTIONS : ""}${TWO_FACTOR_SECTION}
+${passwordInputsAndAnswer(password)}`
+}
+
 /**
+ * The section listing every way into the account: what the account API reports (password,
+ * passkeys, linked providers) and, with email sign-in links, the address itself.
+ * @param {boolean} emailLinks
+ */
+function waysIn(emailLinks) {
+  const emailLine = emailLinks
+    ? `
+        {user.email && (
+          <li>
+            A sign-in link mailed to {user.email} (it cannot be removed: change the address to
+            move it)
+          </li>
+        )}`
+    : ""
+  return `/** Every way into this account: the last one cannot be removed. */
+const WaysIn = component$(() => {
+  const account = useAccount()
+  if (!account.value) return null
+  const { ${emailLinks ? "user, " : ""}password, passkeys, accounts } = account.value
+  return (
+    <section>
+      <h2>Ways to sign in</h2>
+      <ul data-ways-in>
+        {password?.set && <li>Password</li>}${emailLine}
+        {passkeys?.map((passkey) => (
+          <li key={passkey.id}>Passkey{passkey.name ? \` "\${passkey.name}"\` : ""}</li>
+        ))}
+        {accounts?.map((linked) => (
+          <li key={\`\${linked.provider}:\${linked.providerAccountId}\`}>{linked.provider}</li>
+        ))}
+      </ul>
+    </section>
+  )
+})
+`
+}
+
+/**
+ * Two-factor sign-in on the account page: on with a QR code (or the secret typed by hand) and a
+ * first code, which shows the recovery codes once; off (it needs a recent sign-in with a code).
+ */
+const TWO_FACTOR_SECTION = `/**
+ * Two-factor sign-in: after the first way in, a code from an authenticator app. Turning it on
+ * needs a recent sign-in; turning it off, a recent sign-in with a code. The recovery codes (each
+ * works once, when the app is not at hand) are shown once, when it is turned on.
+ */
+const TwoFactorSection = component$(() => {
+  const status = useTwoFactorStatus()
+  const enroll = useEnrollTwoFactor()
+  const confirm = useConfirmTwoFactor()
+  const disable = useDisableTwoFactor()
+  if (!status.value) return null
+  const enabled = status.value.enabled
+  const enrollment = enroll.value && "secret" in enroll.value ? enroll.value : null
+  const codes =
+    confirm.value && "recoveryCodes" in confirm.value ? confirm.value.recoveryCodes : null
+  return (
+    <section>
+      <h2>Two-factor sign-in</h2>
+      <p data-two-factor={enabled ? "on" : "off"}>
+        {enabled ? "On: signing in asks for a code from your authenticator app." : "Off."}
+      </p>
+      {codes && (
+        <>
+          <p>Your recovery codes, shown only now: keep them somewhere safe.</p>
+          <ul data-recovery-codes>
+            {codes.map((code) => (
+              <li key={code}>{code}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {!enabled && !enrollment && (
+        <Form action={enroll}>
+          <button type="submit">Turn on two-factor sign-in</button>
+        </Form>
+      )}
+      {!enabled && enrollment && (
+        <Form action={confirm}>
+          <p>Scan this code with your authenticator app, then type the code it shows.</p>
+          {/* The core's SVG of the otpauth:// URI: no script, no link. */}
+          <div dangerouslySetInnerHTML={enrollment.qrSvg} style={{ width: "12rem" }} />
+          <p>
+            Or type this secret into the app: <code data-two-factor-secret>{enrollment.secret}</code>
+          </p>
+          <label>
+            Code <input name="code" inputMode="numeric" autoComplete="one-time-code" required />
+          </label>
+          <button type="submit">Confirm</button>
+        </Form>
+      )}
+      {enabled && (
+        <Form action={disable}>
+          <button type="submit">Turn off two-factor sign-in</button>
+        </Form>
+      )}
+      <Answer value={enroll.value} done="" />
+      <Answer value={confirm.value} done="" />
+      <Answer value={disable.value} done="Two-factor sign-in is off." />
+    </section>
+  )
+})
+`
+
+/** The password and address sections (the Password provider's actions). */
+const PASSWORD_SECTIONS = `/**
  * The password as a way to sign in: change it or remove it (the current one is needed; every
  * other device is signed out; removing is refused when it is the last way in), or set one.
  */
@@ -292,8 +622,10 @@ const PasswordSection = component$(() => {
     </section>
   )
 })
+`
 
-/** A new address takes effect once the link mailed to it is opened; the old one gets a notice. */
+/** The address section and the password inputs (the Password provider's forms). */
+const EMAIL_SECTION_AND_INPUTS = `/** A new address takes effect once the link mailed to it is opened; the old one gets a notice. */
 const EmailSection = component$(() => {
   const account = useAccount()
   const change = useChangeEmail()
@@ -327,7 +659,10 @@ const NewPassword = () => (
   </label>
 )
 
-/** The parts of an action's answer shown: \`{ ok: true }\`, or a failure and its message. */
+`
+
+/** The answer of an action below its form, which every section shows. */
+const ANSWER = `/** The parts of an action's answer shown: \`{ ok: true }\`, or a failure and its message. */
 interface ActionAnswer {
   ok?: boolean
   failed?: boolean
@@ -335,6 +670,8 @@ interface ActionAnswer {
   fieldErrors?: Record<string, string | string[] | undefined>
   /** When the change needs a recent sign-in: the sign-in page, back here afterwards. */
   signInUrl?: string
+  // What else an action answers (an enrollment's QR code, recovery codes) is shown elsewhere.
+  [other: string]: unknown
 }
 
 const Answer = (props: { value: ActionAnswer | undefined; done: string }) => {
@@ -355,6 +692,10 @@ const Answer = (props: { value: ActionAnswer | undefined; done: string }) => {
   )
 }
 `
+
+/** @param {boolean} password */
+function passwordInputsAndAnswer(password) {
+  return `${password ? EMAIL_SECTION_AND_INPUTS : ""}${ANSWER}`
 }
 
 /**
@@ -368,7 +709,61 @@ export function filesFor(choice) {
     ["src/routes/plugin@auth.ts", pluginAuth(choice)],
     ...(db ? /** @type {[string, string][]} */ ([["src/lib/db.ts", db]]) : []),
     ["src/routes/account/index.tsx", accountPage(choice)],
+    ...(sendsMail(choice) && choice.sessions !== "d1"
+      ? /** @type {[string, string][]} */ ([
+          ["src/routes/dev/mailbox/index.tsx", mailboxPage(choice)],
+        ])
+      : []),
+    ...(choice.sessions === "d1"
+      ? /** @type {[string, string][]} */ ([
+          ["wrangler.toml", wranglerToml(choice)],
+          ["drizzle.config.ts", DRIZZLE_CONFIG],
+        ])
+      : []),
   ]
+}
+
+/**
+ * \`src/routes/dev/mailbox/index.tsx\`: the mails kept in development (\`devMailbox\` of the
+ * binding), for this machine only; a 404 for everyone else and in every production build.
+ * @param {Choice} choice
+ */
+export function mailboxPage({ project }) {
+  return `// The dev mailbox: in development without EMAIL_SERVER, the app's mails are kept instead of
+// sent (plugin@auth.ts) and listed here. Their links sign in whoever opens them, so the page
+// answers only this machine, and only in development: a production build answers 404.
+import { component$ } from "${project.core}"
+import { routeLoader$ } from "${project.router}"
+import { devMailbox, devMailboxGuard } from "${project.binding}"
+
+export const onRequest = devMailboxGuard(import.meta.env.DEV)
+
+export const useMails = routeLoader$(() => devMailbox.list())
+
+export default component$(() => {
+  const mails = useMails()
+  return (
+    <section>
+      <h1>Dev mailbox</h1>
+      <p>Development only: the mails the app would have sent, newest first.</p>
+      {mails.value.length === 0 && <p>No mail yet.</p>}
+      <ol data-mailbox>
+        {mails.value.map((mail) => (
+          <li key={mail.id} data-to={mail.to} data-purpose={mail.purpose}>
+            <strong>{mail.subject}</strong> to {mail.to} at {mail.sentAt.slice(11, 19)} UTC
+            {/* A plain link: the page it opens is Latchkey's, not a route of the app. */}
+            {mail.url && (
+              <p>
+                <a href={mail.url}>{mail.url}</a>
+              </p>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+})
+`
 }
 
 /**
@@ -381,6 +776,12 @@ export function filesFor(choice) {
 export function packagesFor({ sessions, project }, version) {
   /** @type {Record<string, string>} */
   const wanted = { "@latchkey/core": `^${version}`, [project.binding]: `^${version}` }
+  if (sessions === "d1") {
+    wanted["@latchkey/adapter-drizzle"] = `^${version}`
+    wanted["drizzle-orm"] = "^0.45.4"
+    wanted["drizzle-kit"] = "^0.31.11"
+    return wanted
+  }
   if (sessions !== "jwt") wanted["@latchkey/adapter-postgres"] = `^${version}`
   // The versions Latchkey is tested against (adapter-postgres's peer ranges are wider).
   if (sessions === "pglite") wanted["@electric-sql/pglite"] = "^0.5.16"

@@ -1,17 +1,14 @@
 import { component$ } from "@builder.io/qwik"
 import { type DocumentHead, Link, type RequestHandler, routeLoader$ } from "@builder.io/qwik-city"
-import { devMailboxEnabled, isLoopback, listDevMailbox } from "~/lib/dev-mailbox"
+import { devMailboxGuard } from "@latchkey/qwik"
+import { devMailboxEnabled, listDevMailbox } from "~/lib/dev-mailbox"
 
 /**
  * The dev mailbox: the mails of the demo's email and password providers. Their links sign in
  * (or reset the password of) whoever opens them, so it only exists while the demo runs with the mailbox on, and only for clients on
  * this machine; everyone else gets a 404.
  */
-export const onRequest: RequestHandler = ({ clientConn, error, headers }) => {
-  if (!devMailboxEnabled() || !isLoopback(clientConn.ip)) throw error(404, "Not found")
-  headers.set("X-Robots-Tag", "noindex, nofollow")
-  headers.set("Referrer-Policy", "no-referrer")
-}
+export const onRequest: RequestHandler = (event) => devMailboxGuard(devMailboxEnabled())(event)
 
 export const useMailbox = routeLoader$(() => listDevMailbox())
 
