@@ -24,6 +24,7 @@ import pg from "pg"
 import * as mysqlSchema from "../src/schema/mysql.js"
 import * as pgSchema from "../src/schema/pg.js"
 import * as sqliteSchema from "../src/schema/sqlite.js"
+import { ResilientD1 } from "./d1-binding.js"
 
 export const databaseUrl = process.env.DATABASE_URL
 export const mysqlUrl = process.env.MYSQL_URL
@@ -159,7 +160,8 @@ export const d1Engine: Engine = {
       script: "export default { fetch: () => new Response(null, { status: 404 }) }",
       d1Databases: { DB: crypto.randomUUID() },
     })
-    const db = d1(await mf.getD1Database("DB"), { schema: sqliteSchema })
+    const binding = new ResilientD1(mf, "DB") as unknown as Parameters<typeof d1>[0]
+    const db = d1(binding, { schema: sqliteSchema })
     return withTables(
       { db, dialect: "sqlite", query: sqliteQuery(db), close: () => mf.dispose() },
       options?.tables,
