@@ -213,7 +213,7 @@ describe("latchkey init", () => {
     120_000,
   )
 
-  it("writes AUTH_SECRET and AUTH_TRUST_HOST to .env only when absent, and .env to .gitignore once", () => {
+  it("writes AUTH_SECRET (and nothing that trusts the Host header) to .env only when absent, and .env to .gitignore once", () => {
     // create-qwik's own .gitignore already lists .env: left exactly as it was.
     const starter = starterApp("starter")
     const starterIgnore = read(starter, ".gitignore")
@@ -226,13 +226,15 @@ describe("latchkey init", () => {
     latchkey(fresh, ["init", "--yes", "--no-install", "--methods", "github", "--sessions", "jwt"])
     const written = parseEnv(read(fresh, ".env"))
     expect(written.AUTH_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    // No AUTH_URL pinned to the dev server's port: `npm run preview` serves on another.
-    expect(written).toEqual({ AUTH_SECRET: written.AUTH_SECRET, AUTH_TRUST_HOST: "true" })
+    // No AUTH_URL pinned to the dev server's port (`npm run preview` serves on another), and no
+    // AUTH_TRUST_HOST: Bun reads .env in production too, and the core takes loopback hosts as
+    // they are without it.
+    expect(written).toEqual({ AUTH_SECRET: written.AUTH_SECRET })
     expect(statSync(join(fresh, ".env")).mode & 0o777).toBe(0o600)
     expect(read(fresh, ".gitignore")).toBe(".env\n")
 
     const own = starterApp("starter")
-    writeFileSync(join(own, ".env"), "AUTH_SECRET=mine\nOTHER=1")
+    writeFileSync(join(own, ".env"), "OTHER=1")
     writeFileSync(join(own, ".gitignore"), "node_modules\n/.env\n")
     const run = latchkey(own, [
       "init",
@@ -243,11 +245,9 @@ describe("latchkey init", () => {
       "--sessions",
       "jwt",
     ])
-    expect(run.stdout).toContain(".env: added AUTH_TRUST_HOST")
-    expect(run.stdout).not.toMatch(/AUTH_SECRET=|mine/)
-    expect(read(own, ".env")).toMatch(
-      /^AUTH_SECRET=mine\nOTHER=1\n(#[^\n]*\n){3}AUTH_TRUST_HOST=true\n$/,
-    )
+    expect(run.stdout).toContain(".env: added AUTH_SECRET")
+    expect(run.stdout).not.toMatch(/AUTH_SECRET=/)
+    expect(read(own, ".env")).toMatch(/^OTHER=1\n#[^\n]*\nAUTH_SECRET=[A-Za-z0-9_-]{43}\n$/)
     expect(read(own, ".gitignore")).toBe("node_modules\n/.env\n")
 
     // An AUTH_URL of the user's (or of an older init) stays the app's URL: nothing added.
@@ -292,7 +292,7 @@ describe("latchkey init", () => {
     writeFileSync(join(inside, "local.env"), "")
     symlinkSync("local.env", join(inside, ".env"))
     expect(latchkey(inside, jwtArgs).status).toBe(0)
-    expect(parseEnv(read(inside, "local.env")).AUTH_TRUST_HOST).toBe("true")
+    expect(parseEnv(read(inside, "local.env")).AUTH_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(statSync(join(inside, "local.env")).mode & 0o777).toBe(0o600)
   })
 
@@ -350,7 +350,7 @@ describe("latchkey init", () => {
     expect(run.status).toBe(0)
     expect(run.stdout).toContain("src/routes/plugin@auth.ts: would be created")
     expect(run.stdout).toContain("vite.config.ts: would add latchkey()")
-    expect(run.stdout).toContain(".env: would be added AUTH_SECRET, AUTH_TRUST_HOST")
+    expect(run.stdout).toContain(".env: would be added AUTH_SECRET")
     expect(snapshot(dir)).toEqual(before)
     expect(existsSync(join(dir, ".data"))).toBe(false)
   })

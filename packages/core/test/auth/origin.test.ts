@@ -1,3 +1,4 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { resolveOrigin } from "../../src/kernel/urls/origin.js"
@@ -38,6 +39,69 @@ const table: Row[] = [
     name: "untrusted host ignores forwarded headers",
     url: "http://evil.test/auth/session",
     headers: { "x-forwarded-host": "app.example.com" },
+    trustHost: false,
+    expected: "UntrustedHost",
+  },
+  {
+    name: "untrusted, but made straight to localhost (npm run dev / preview)",
+    url: "http://localhost:4173/auth/session",
+    trustHost: false,
+    expected: "http://localhost:4173",
+  },
+  {
+    name: "untrusted, straight to 127.0.0.1",
+    url: "http://127.0.0.1:8788/auth/session",
+    trustHost: false,
+    expected: "http://127.0.0.1:8788",
+  },
+  {
+    name: "untrusted, straight to [::1]",
+    url: "http://[::1]:3000/auth/session",
+    trustHost: false,
+    expected: "http://[::1]:3000",
+  },
+  {
+    name: "untrusted, a subdomain of localhost",
+    url: "http://app.localhost:5173/auth/session",
+    trustHost: false,
+    expected: "http://app.localhost:5173",
+  },
+  {
+    name: "untrusted loopback never takes a forwarded host",
+    url: "http://localhost:3000/auth/session",
+    headers: { "x-forwarded-host": "evil.test" },
+    trustHost: false,
+    expected: "UntrustedHost",
+  },
+  {
+    name: "untrusted loopback behind a proxy (X-Forwarded-For) is not trusted",
+    url: "http://localhost:3000/auth/session",
+    headers: { "x-forwarded-for": "203.0.113.7" },
+    trustHost: false,
+    expected: "UntrustedHost",
+  },
+  {
+    name: "untrusted loopback behind a proxy (Forwarded) is not trusted",
+    url: "http://127.0.0.1:3000/auth/session",
+    headers: { forwarded: "for=203.0.113.7;host=evil.test" },
+    trustHost: false,
+    expected: "UntrustedHost",
+  },
+  {
+    name: "untrusted: names that only look local are not loopback",
+    url: "http://localhost.evil.test/auth/session",
+    trustHost: false,
+    expected: "UntrustedHost",
+  },
+  {
+    name: "untrusted: 127.0.0.1 as a subdomain is not loopback",
+    url: "http://127.0.0.1.evil.test/auth/session",
+    trustHost: false,
+    expected: "UntrustedHost",
+  },
+  {
+    name: "untrusted: a private address is not loopback",
+    url: "http://10.0.0.5:3000/auth/session",
     trustHost: false,
     expected: "UntrustedHost",
   },
@@ -105,6 +169,28 @@ describe("origin resolution", () => {
     } else {
       expect("origin" in result && result.origin).toBe(row.expected)
     }
+  })
+
+  it("without trust or AUTH_URL, no host but a loopback one is taken (property)", () => {
+    fc.assert(
+      fc.property(fc.domain(), fc.integer({ min: 1, max: 65535 }), (domain, port) => {
+        fc.pre(domain !== "localhost" && !domain.endsWith(".localhost"))
+        const result = resolveOrigin(new Request(`http://${domain}:${port}/auth/session`), {
+          url: undefined,
+          trustHost: false,
+        })
+        expect("error" in result && result.error.type).toBe("UntrustedHost")
+      }),
+    )
+  })
+
+  it("Auth() on localhost without trust or AUTH_URL answers, and its links stay on localhost", async () => {
+    const res = await Auth(
+      new Request("http://localhost:4173/auth/signin"),
+      makeConfig({ trustHost: false }),
+    )
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('action="http://localhost:4173/auth/')
   })
 
   it("Auth() answers a typed UntrustedHost without trust or AUTH_URL", async () => {

@@ -34,11 +34,12 @@ export function readEnvFile(dir, name = ".env") {
 }
 
 /**
- * The lines init adds to a `.env` that lacks them. No AUTH_URL: `npm run dev` (5173) and
- * `npm run preview` (4173) serve on different ports, and a URL pinned to one sends the other's
- * sign-in to a server that is not running. `.env` is read by those two only (production reads
- * the server's environment, where AUTH_URL belongs), so trusting the Host header there trusts
- * this machine's browser.
+ * The lines init adds to a `.env` that lacks them: the secret only. No AUTH_URL: `npm run dev`
+ * (5173) and `npm run preview` (4173) serve on different ports, and a URL pinned to one sends
+ * the other's sign-in to a server that is not running. No AUTH_TRUST_HOST either: the core
+ * takes a loopback host as it is (a link to `localhost` cannot be an attacker's), and a `.env`
+ * is not only read in development (Bun loads it in production too), where trusting any Host
+ * header would let a request choose the host of the links Latchkey mails.
  * @type {[string, () => string, string][]}
  */
 const WANTED = [
@@ -47,22 +48,12 @@ const WANTED = [
     newSecret,
     "# Encrypts sessions and signs links: keep it secret, one per environment.",
   ],
-  [
-    "AUTH_TRUST_HOST",
-    () => "true",
-    "# Local servers (`npm run dev`, `npm run preview`, `wrangler pages dev`) sign in at the\n" +
-      "# address the browser used. In production set AUTH_URL (the public URL) in the server's\n" +
-      "# environment instead.",
-  ],
 ]
 
 /** @param {string} dir @param {string} name the lines of WANTED that the file lacks */
 function missingLines(dir, name) {
   const present = readEnvFile(dir, name)
-  // An AUTH_URL the user (or an older init) set is theirs: with it, the host is trusted anyway.
-  return WANTED.filter(
-    ([name]) => present[name] === undefined && !(name === "AUTH_TRUST_HOST" && present.AUTH_URL),
-  )
+  return WANTED.filter(([name]) => present[name] === undefined)
 }
 
 /**

@@ -197,7 +197,7 @@ export async function main(args) {
     out(
       envAdded.length > 0
         ? `  ${envFile}: ${would}added ${envAdded.join(", ")}`
-        : `  ${envFile}: has AUTH_SECRET, and AUTH_TRUST_HOST or AUTH_URL`,
+        : `  ${envFile}: has AUTH_SECRET`,
     )
     /** @type {Parameters<typeof ensureGitignore>[1]} */
     const secrets =

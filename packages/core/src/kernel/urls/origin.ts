@@ -4,9 +4,15 @@
  * 1. `url` (AUTH_URL) when configured: the Host header is then irrelevant;
  * 2. with `trustHost`, `X-Forwarded-Host` / `X-Forwarded-Proto` (first value each) when they
  *    parse, else the request URL (which the server built from Host);
- * 3. otherwise nothing: the Host header could be anyone's → `UntrustedHost`.
+ * 3. a request made straight to a loopback host (`localhost`, `127.x.x.x`, `[::1]`, no proxy
+ *    header): `npm run dev`, `npm run preview`, `wrangler pages dev` sign in on their own port
+ *    with nothing configured. Host poisoning needs a host the attacker serves; a link to the
+ *    reader's own machine is not one. Nothing in a file has to say "trust the host", so no
+ *    `.env` that a production runtime also reads (Bun loads it) switches the check off;
+ * 4. otherwise nothing: the Host header could be anyone's → `UntrustedHost`.
  */
 import { UntrustedHost } from "../errors/errors.js"
+import { isLoopbackHost } from "./loopback.js"
 
 export interface OriginInput {
   url: URL | undefined
@@ -24,6 +30,7 @@ export function resolveOrigin(
 ): OriginResult {
   if (config.url) return fromUrl(config.url)
   if (!config.trustHost) {
+    if (isDirectLoopback(request, requestUrl)) return fromUrl(requestUrl)
     return {
       error: new UntrustedHost(
         "The request's host is not trusted. Set AUTH_URL to the app's public URL, or set " +
@@ -93,6 +100,17 @@ export function hostMismatch(
 
 function fromUrl(url: URL): { origin: string; protocol: "http:" | "https:" } {
   return { origin: url.origin, protocol: url.protocol === "https:" ? "https:" : "http:" }
+}
+
+/**
+ * Made to a loopback host with no proxy's header: a proxy in front (which sends one of these)
+ * may have been reached on a public name, and what it forwards is not the browser's address.
+ */
+function isDirectLoopback(request: Request, requestUrl: URL): boolean {
+  const { headers } = request
+  if (headers.has("x-forwarded-host") || headers.has("x-forwarded-for") || headers.has("forwarded"))
+    return false
+  return isLoopbackHost(requestUrl.hostname)
 }
 
 function firstValue(header: string | null): string | undefined {

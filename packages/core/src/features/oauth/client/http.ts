@@ -5,13 +5,7 @@
  */
 import * as o from "oauth4webapi"
 import { InvalidEndpoints } from "../../../kernel/errors/errors.js"
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"])
-
-export function isLoopback(url: URL): boolean {
-  const host = url.hostname.toLowerCase()
-  return LOOPBACK_HOSTS.has(host) || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host)
-}
+import { isLoopback } from "../../../kernel/urls/loopback.js"
 
 /** `https:`, or `http:` on a loopback host; anything else is a configuration error. */
 export function assertAllowedUrl(url: URL, what: string): void {
