@@ -11,6 +11,7 @@ import { migrate, PostgresAdapter } from "@latchkey/adapter-postgres"
 import { Auth, getSession } from "@latchkey/core"
 import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import { MemoryStore } from "@latchkey/core/store"
+import { TwoFactor } from "@latchkey/core/two-factor"
 import { printTable, roundRatio, runRounds } from "./harness.mjs"
 import { authjsDb } from "./peers.mjs"
 import { pgSchemaPool } from "./pg-schema.mjs"
@@ -60,7 +61,7 @@ export async function benchPeersBreakdown() {
     const config = {
       ...databaseSessionConfig(adapter, SECRET),
       store: new MemoryStore(),
-      twoFactor: { issuer: "Bench" },
+      twoFactor: TwoFactor({ issuer: "Bench" }),
     }
     const { rows } = await lkDb.pool.query(`SELECT "sessionToken" FROM sessions LIMIT 1`)
     const { sql } = await import("../packages/adapter-postgres/dist/sql.js")

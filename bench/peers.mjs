@@ -32,6 +32,7 @@ import { Auth } from "@latchkey/core"
 import Credentials from "@latchkey/core/providers/credentials"
 import Password, { createPasswordHasher } from "@latchkey/core/providers/password"
 import { MemoryStore } from "@latchkey/core/store"
+import { TwoFactor } from "@latchkey/core/two-factor"
 import { drizzle } from "drizzle-orm/node-postgres"
 import {
   baRequest,
@@ -91,7 +92,7 @@ async function latchkeyDb(pool) {
     logger: quiet,
     adapter,
     store: new MemoryStore(),
-    twoFactor: { issuer: "Bench" },
+    twoFactor: TwoFactor({ issuer: "Bench" }),
     session: { strategy: "database" },
     providers: [
       Credentials({
@@ -378,7 +379,7 @@ async function passwordRows(rows, lkPool, baPool) {
     logger: quiet,
     adapter,
     store: new MemoryStore(),
-    twoFactor: { issuer: "Bench" },
+    twoFactor: TwoFactor({ issuer: "Bench" }),
     session: { strategy: "database" },
     providers: [Password({ hasher, requireEmailVerification: false, id: "password" })],
   }

@@ -10,6 +10,7 @@ import { MemoryAdapter } from "@latchkey/core/adapters/memory"
 import { decode, encode } from "@latchkey/core/jwt"
 import Credentials from "@latchkey/core/providers/credentials"
 import { MemoryStore } from "@latchkey/core/store"
+import { TwoFactor } from "@latchkey/core/two-factor"
 import { TOTP } from "otpauth"
 import {
   twoFactorContext,
@@ -78,7 +79,7 @@ async function enrolledUser(config) {
   const { secret } = await (await post("/auth/two-factor/enroll", {})).json()
   const code = new TOTP({ secret, digits: 6, period: 30 }).generate()
   const confirmed = await post("/auth/two-factor/confirm", { code })
-  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status}`)
+  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status} ${await confirmed.text()}`)
   return secret
 }
 
@@ -94,7 +95,7 @@ export async function benchTwoFactor() {
     store: freshKeys(new MemoryStore()),
     session: { strategy: "jwt" },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
-    twoFactor: { issuer: "Bench", rateLimit: { limit: 1e12, windowMs: 60_000 } },
+    twoFactor: TwoFactor({ issuer: "Bench", rateLimit: { limit: 1e12, windowMs: 60_000 } }),
     providers: [Credentials({ authorize: async () => ({ id: "u1", email: "bench@example.com" }) })],
   }
   const secret = await enrolledUser(config)

@@ -193,6 +193,21 @@ describe("configuration check", () => {
     expect(problem.message).toBe("The adapter lacks: createSession, deleteSession, updateSession")
   })
 
+  it.each([
+    ["twoFactor", { issuer: "App" }, "TwoFactor({ … }) from @latchkey/core/two-factor"],
+    ["organizations", { maxPerUser: 3 }, "Organizations({ … }) from @latchkey/core/organizations"],
+  ])(
+    "a plain %s given to Auth() is refused, naming its factory (never silently ignored)",
+    (key, value, factory) => {
+      const config = { ...makeConfig(), [key]: value } as AuthConfig
+      const problem = resolveConfig(config).configError?.problems.find((p) =>
+        p.message.includes(key),
+      )
+      expect(problem?.type).toBe("InvalidParameter")
+      expect(problem?.message).toContain(factory)
+    },
+  )
+
   it("answers 500 JSON (no details) for API calls and the error page for page requests", async () => {
     const rec = recordingLogger()
     const config = { providers: [], logger: rec.logger, trustHost: true }

@@ -204,20 +204,21 @@ function checkProviders(input: AssertInput, problems: AuthError[]): void {
   }
 }
 
-/** The configuration keys whose value brings a feature, and the factory that makes it. */
-const FEATURE_KEYS: Readonly<Record<string, string>> = {
-  twoFactor: "TwoFactor() from @latchkey/core/two-factor",
+/** The configuration keys whose value brings a feature: the factory that makes it, its module. */
+const FEATURE_KEYS: Readonly<Record<string, readonly [factory: string, module: string]>> = {
+  twoFactor: ["TwoFactor", "@latchkey/core/two-factor"],
+  organizations: ["Organizations", "@latchkey/core/organizations"],
 }
 
 /** A feature key set to plain options would be ignored without a word: it is refused instead. */
 function checkFeatureKeys(config: AuthConfig, problems: AuthError[]): void {
-  for (const [key, factory] of Object.entries(FEATURE_KEYS)) {
+  for (const [key, [factory, module]] of Object.entries(FEATURE_KEYS)) {
     const value = (config as unknown as Record<string, unknown>)[key]
     if (value === undefined || value === null || featureOf(value)) continue
     problems.push(
       new InvalidParameter(
         key,
-        `is plain options, which bring no code to serve them: write ${key}: ${factory.replace(" from", "({ … }) from")}, or pass the config through withPlainProviders() from @latchkey/core/plain-providers as the Qwik bindings do`,
+        `is plain options, which bring no code to serve them: write ${key}: ${factory}({ … }) from ${module}, or pass the config through withPlainProviders() from @latchkey/core/plain-providers as the Qwik bindings do`,
       ),
     )
   }
