@@ -30,7 +30,7 @@ import {
   serveApp,
 } from "./quickstart-flows.js"
 
-// A production build, and once more if the first hangs (fixture-apps.ts, buildOnce).
+// A production build (fixture-apps.ts, buildOnce: a hang fails the test, never retried).
 const SETUP_TIMEOUT = 420_000
 
 let browser: Browser
