@@ -487,8 +487,8 @@ function waysIn(emailLinks) {
     ? `
         {user.email && (
           <li>
-            A sign-in link mailed to {user.email} (it cannot be removed: change the address to
-            move it)
+            A sign-in link mailed to {user.email} (it cannot be removed: change the address to move
+            it)
           </li>
         )}`
     : ""
@@ -561,7 +561,8 @@ const TwoFactorSection = component$(() => {
           {/* The core's SVG of the otpauth:// URI: no script, no link. */}
           <div dangerouslySetInnerHTML={enrollment.qrSvg} style={{ width: "12rem" }} />
           <p>
-            Or type this secret into the app: <code data-two-factor-secret>{enrollment.secret}</code>
+            Or type this secret into the app:{" "}
+            <code data-two-factor-secret>{enrollment.secret}</code>
           </p>
           <label>
             Code <input name="code" inputMode="numeric" autoComplete="one-time-code" required />
