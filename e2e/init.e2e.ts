@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto"
 import { existsSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { parseEnv } from "node:util"
-import type { Browser, Page } from "playwright-core"
+import type { Browser, Locator, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { open, pageErrors } from "./browser.js"
 import {
@@ -55,7 +55,14 @@ import {
   sendAccountForm,
   signInWithPassword,
 } from "./password-flows.js"
-import { latchkeyLines, passwordAccount, QWIK2_DEV_CONSOLE, signOut } from "./quickstart-flows.js"
+import {
+  latchkeyLines,
+  type Mailbox,
+  passwordAccount,
+  QWIK2_DEV_CONSOLE,
+  signOut,
+  signUpAndSignIn,
+} from "./quickstart-flows.js"
 import { qwik2 } from "./qwik2-apps.js"
 import { addVirtualAuthenticator, press } from "./webauthn.js"
 
@@ -295,6 +302,124 @@ async function twoFactorOnAccountPage(server: RunningApp, js: boolean): Promise<
   await context.close()
 }
 
+/** Where a test reads the app's mails: the sign-up's, and the invitation link of an organization. */
+interface OrganizationMail {
+  mailbox: Mailbox
+  invitation(to: string): Promise<string>
+}
+
+/** The dev mailbox page of init's app (development without EMAIL_SERVER). */
+function devMailboxMail(url: string): OrganizationMail {
+  const mailbox = devMailboxReader(browser, url)
+  return {
+    mailbox,
+    async invitation(to) {
+      const mail = await mailbox.nextMail(to)
+      expect(mail.subject).toMatch(/^Join /)
+      return mail.text
+    },
+  }
+}
+
+/** The SMTP server of EMAIL_SERVER: the invitation is the core's template, sent by the app. */
+const smtpMail: OrganizationMail = {
+  mailbox: { nextMail },
+  async invitation(to) {
+    const mail = await inbox.next(to, /^Join /)
+    expect(mail.text).toContain("invites you to")
+    return mail.link!
+  },
+}
+
+/** Click a submit button of init's account page and wait for its answer, done or refused. */
+async function submitForm(page: Page, button: Locator, testId: string): Promise<string> {
+  await button.click()
+  const answer = page.locator(`[data-testid="${testId}-done"], [data-testid="${testId}-error"]`)
+  await answer.waitFor()
+  const outcome = (await answer.getAttribute("data-testid"))!.slice(testId.length + 1)
+  return outcome === "done" ? "done" : `error: ${await answer.textContent()}`
+}
+
+/**
+ * Organizations on init's account page: the owner creates one (it is active, they own it) and
+ * invites a second user by mail; the second, signed up with a confirmed address, opens the
+ * link, accepts on the built-in page and sees the organization on their account page; the
+ * owner makes them an admin, then removes them; the removed member, still signed in, no longer
+ * sees it on the next load of their account page.
+ */
+async function organizationsOnAccountPage(
+  server: RunningApp,
+  mail: OrganizationMail,
+  js: boolean,
+): Promise<void> {
+  const tag = randomUUID().slice(0, 8)
+  const ownerUser = { email: `init-owner-${tag}@example.com`, password: "a long owner password" }
+  const guestUser = { email: `init-guest-${tag}@example.com`, password: "a long guest password" }
+  const owner = await open(browser, server.url, { javaScriptEnabled: js })
+  const guest = await open(browser, server.url, { javaScriptEnabled: js })
+  await signUpAndSignIn(owner.page, mail.mailbox, ownerUser, "/account/")
+  await signUpAndSignIn(guest.page, mail.mailbox, guestUser, "/account/")
+  const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`)
+  const member = (page: Page, email: string) =>
+    page.locator(`[data-testid="member"][data-email="${email}"]`)
+  const organization = (page: Page) =>
+    page.locator(`[data-testid="organization"][data-slug="team-${tag}"]`)
+
+  // Created: listed, active, its owner the only member. The slug's case is ignored.
+  const { page } = owner
+  await byTestId(page, "no-organizations").waitFor()
+  await byTestId(page, "organization-name").fill(`Team ${tag}`)
+  await byTestId(page, "organization-slug").fill(`TEAM-${tag}`)
+  const create = byTestId(page, "organization-create")
+  expect(await submitForm(page, create, "organization-create")).toBe("done")
+  await organization(page).locator('[data-testid="organization-active"]').waitFor()
+  expect(
+    await member(page, ownerUser.email).locator('[data-testid="member-role"]').textContent(),
+  ).toBe("owner")
+
+  // An invitation by mail: pending on the page, the link in the mail only.
+  await byTestId(page, "invite-email").fill(guestUser.email)
+  await byTestId(page, "invite-role").selectOption("member")
+  expect(await submitForm(page, byTestId(page, "invite-send"), "invite")).toBe("done")
+  await page.locator('[data-testid="invitation"]', { hasText: guestUser.email }).waitFor()
+  const link = await mail.invitation(guestUser.email)
+  expect(new URL(link).pathname).toBe("/auth/organization/accept")
+  expect(await page.content()).not.toContain(new URL(link).searchParams.get("token"))
+
+  // Accepted on the built-in page: the guest's account page lists it, as a member.
+  await guest.page.goto(link)
+  await guest.page.getByText(`Team ${tag}`).first().waitFor()
+  await guest.page.click('button:has-text("Accept the invitation")')
+  await guest.page.waitForURL((url) => !url.pathname.startsWith("/auth/organization"))
+  await guest.page.goto("/account/")
+  const joined = organization(guest.page)
+  expect(await joined.locator('[data-testid="organization-role"]').textContent()).toBe("member")
+  expect(await byTestId(guest.page, "invite-email").count()).toBe(0)
+
+  // The owner makes them an admin: the owner's page says so, and so does theirs.
+  await page.goto("/account/")
+  expect(await page.locator('[data-testid="invitation"]').count()).toBe(0)
+  const row = member(page, guestUser.email)
+  await row.locator('[data-testid="member-role-select"]').selectOption("admin")
+  const save = row.locator('[data-testid="member-role-save"]')
+  expect(await submitForm(page, save, "member-role")).toBe("done")
+  await expect
+    .poll(() => member(page, guestUser.email).locator('[data-testid="member-role"]').textContent())
+    .toBe("admin")
+  await guest.page.goto("/account/")
+  expect(await joined.locator('[data-testid="organization-role"]').textContent()).toBe("admin")
+
+  // Removed: gone from the owner's list; the guest, still signed in, no longer sees it.
+  const remove = member(page, guestUser.email).locator('[data-testid="member-remove"]')
+  expect(await submitForm(page, remove, "member-remove")).toBe("done")
+  await expect.poll(() => member(page, guestUser.email).count()).toBe(0)
+  await guest.page.goto("/account/")
+  await guest.page.getByText(`Signed in as ${guestUser.email}`).waitFor()
+  await byTestId(guest.page, "no-organizations").waitFor()
+  expect(await organization(guest.page).count()).toBe(0)
+  await Promise.all([owner.context.close(), guest.context.close()])
+}
+
 /** What init wrote to `.env` (and the mail lines added as its "Next steps" say). */
 function dotEnv(app: FixtureApp): Record<string, string> {
   const parsed = parseEnv(readFileSync(join(app.dir, ".env"), "utf8"))
@@ -408,6 +533,11 @@ for (const starter of starters) {
             home: "/account/",
           }))
       }
+
+      for (const js of [true, false]) {
+        it(`organizations on the account page, the invitation from the dev mailbox, ${js ? "with" : "without"} JavaScript`, () =>
+          organizationsOnAccountPage(server, devMailboxMail(server.url), js))
+      }
     })
 
     for (const mode of ["dev", "production"] as const) {
@@ -435,6 +565,11 @@ for (const starter of starters) {
         }
 
         if (mode === "production") {
+          for (const js of [true, false]) {
+            it(`organizations on the account page, the invitation by SMTP, ${js ? "with" : "without"} JavaScript`, () =>
+              organizationsOnAccountPage(server, smtpMail, js))
+          }
+
           it("builds without opening the database or a worker error; no dev mailbox", async () => {
             expect(buildOpenedDatabase).toBe(false)
             expect(buildLog).not.toMatch(/worker exit|Error:/i)

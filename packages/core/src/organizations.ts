@@ -37,6 +37,10 @@ import { requestSessionContext } from "./kernel/session/get-session.js"
 import type { AdapterMember } from "./kernel/types/adapters.js"
 import type { AuthConfig } from "./types.js"
 
+export {
+  type InvitationMessage,
+  invitationMessage,
+} from "./features/organizations/message.js"
 export type {
   ActiveOrganization,
   InvitationMail,

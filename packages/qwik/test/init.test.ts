@@ -181,6 +181,33 @@ describe("latchkey init", () => {
       )
       // Mail in development without a server: kept, and listed on a loopback-only page.
       const mails = password || methods.includes("email")
+      // With accounts and mail: organizations, invitations mailed as the other mails (the dev
+      // mailbox in development, EMAIL_SERVER else), the section on the account page on a loader
+      // the page exports (the plugin hands it over in accountLoaders).
+      const organizations = accounts && mails
+      expect(plugin.includes("organizations: {")).toBe(organizations)
+      expect(plugin.includes("? devMailbox.sendInvitation")).toBe(organizations)
+      expect(plugin.includes("invitationMessage(invitation)")).toBe(organizations)
+      expect(plugin.includes("useOrganizations: organizations.useOrganizations")).toBe(
+        organizations,
+      )
+      expect(plugin).not.toMatch(/export const \{[^}]*useOrganizations/)
+      for (const action of [
+        "useCreateOrganization",
+        "useSetActiveOrganization",
+        "useInviteMember",
+        "useCancelInvitation",
+        "useUpdateMemberRole",
+        "useRemoveMember",
+        "useLeaveOrganization",
+      ]) {
+        expect(plugin.includes(`  ${action},`)).toBe(organizations)
+        expect(account.includes(`  ${action},`)).toBe(organizations)
+      }
+      expect(
+        account.includes("export const useOrganizations = accountLoaders.useOrganizations"),
+      ).toBe(organizations)
+      expect(account.includes("<OrganizationsSection />")).toBe(organizations)
       expect(plugin.includes("import.meta.env.DEV && !mail.server")).toBe(mails)
       expect(existsSync(join(dir, "src/routes/dev/mailbox/index.tsx"))).toBe(mails)
       if (mails) {
@@ -453,13 +480,16 @@ describe("latchkey init", () => {
       const plugin = read(dir, "src/routes/plugin@auth.ts")
       expect(plugin).toContain("DrizzleAdapter(drizzle(DB, { schema }))")
       expect(plugin).toContain("sendPasswordMail: mail.sendPasswordMail")
+      // Invitations to an organization go through Resend too.
+      expect(plugin).toContain("mail.send({ to: invitation.to, ...invitationMessage(invitation) })")
+      expect(read(dir, "src/routes/account/index.tsx")).toContain("<OrganizationsSection />")
       expect(plugin).toContain("No D1 binding DB")
       expect(plugin).not.toContain("devMailbox")
       expect(existsSync(join(dir, "src/routes/dev/mailbox/index.tsx"))).toBe(false)
       expect(existsSync(join(dir, "src/lib/db.ts"))).toBe(false)
       // The schema of the features the config enables, from the app's own adapter-drizzle.
       expect(run.stdout).toMatch(
-        /schema: Wrote src\/db\/auth-schema\.ts \(sqlite; features: [^)]*two-factor/,
+        /schema: Wrote src\/db\/auth-schema\.ts \(sqlite; features: [^)]*two-factor, organizations/,
       )
       expect(read(dir, "wrangler.toml")).toContain('binding = "DB"')
       expect(read(dir, "drizzle.config.ts")).toContain('schema: "./src/db/auth-schema.ts"')

@@ -73,6 +73,16 @@ function hasAccounts({ sessions }) {
 }
 
 /**
+ * Whether the app offers organizations (the account page's section): with accounts, and mail to
+ * send the invitations through (the dev mailbox in development, the app's mail server else). An
+ * app whose only ways in send no mail (passkeys, OAuth) has no mail set-up to send them with.
+ * @param {Choice} choice
+ */
+function hasOrganizations(choice) {
+  return hasAccounts(choice) && sendsMail(choice)
+}
+
+/**
  * Whether a method sends mail (the Password provider's mails, email sign-in links).
  * @param {{ methods: string[] }} choice
  */
@@ -114,12 +124,16 @@ export function pluginAuth(choice) {
   const providers = methods.map((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)])
   const usesEnv = methods.some((m) => ["password", "email", "oidc"].includes(m))
   const accounts = hasAccounts(choice)
+  const organizations = hasOrganizations(choice)
   const bindingImports = ["routeAuth$"]
   if (sendsMail(choice)) bindingImports.unshift("devMailbox")
+  if (organizations) bindingImports.unshift("organizationActions")
   if (accounts) bindingImports.push("twoFactorActions")
+  bindingImports.sort()
   const imports = [
     ...providers.flatMap((p) => p.imports),
     ...(accounts ? ['import { TwoFactor } from "@latchkey/core/two-factor"'] : []),
+    ...(organizations ? SMTP_INVITATION_IMPORTS : []),
     `import { ${bindingImports.join(", ")} } from "${project.binding}"`,
   ].sort(byModule)
   if (accounts) imports.push('import { adapter } from "~/lib/db"')
@@ -138,6 +152,7 @@ export function pluginAuth(choice) {
           `  twoFactor: TwoFactor({ issuer: ${JSON.stringify(issuerOf(choice))} }),`,
         ]
       : []),
+    ...(organizations ? SMTP_ORGANIZATIONS : []),
   ]
   const flags = `--methods ${methods.join(",")} --sessions ${sessions}${choice.target && choice.target !== "node" ? ` --target ${choice.target}` : ""}`
   const header = `// Written by \`npx latchkey init ${flags}\`. Yours to edit:
@@ -161,8 +176,36 @@ export const { onRequest, useSession, useSignIn, useSignOut } = ${config}
   }
   return `${header}
 const auth = ${config}
-${pluginExports(hasAccountForms(choice))}`
+${pluginExports(hasAccountForms(choice), organizations)}`
 }
+
+/** The modules of the invitation mail through EMAIL_SERVER: the core's template, its SMTP sender. */
+const SMTP_INVITATION_IMPORTS = [
+  'import { invitationMessage } from "@latchkey/core/organizations"',
+  'import { DEFAULT_FROM, deliverWithNodemailer } from "@latchkey/core/providers/nodemailer"',
+]
+
+/**
+ * Organizations, invitations mailed as the providers' mails are: kept in development without
+ * EMAIL_SERVER, sent through it otherwise. `mail.server` is always set where it is read: without
+ * it a development server keeps the mail, and a production one does not start.
+ */
+const SMTP_ORGANIZATIONS = [
+  "  // Organizations (the account page's section): members, roles, and invitations by mail, sent",
+  "  // as the mails above: kept in development without EMAIL_SERVER, else through it (which a",
+  "  // production server has: without it, the providers above refuse to start).",
+  "  organizations: {",
+  "    sendInvitation: devMail",
+  "      ? devMailbox.sendInvitation",
+  "      : (invitation) =>",
+  "          deliverWithNodemailer(",
+  '            mail.server ?? "",',
+  "            mail.from ?? DEFAULT_FROM,",
+  "            invitation.to,",
+  "            invitationMessage(invitation),",
+  "          ),",
+  "  },",
+]
 
 /** The mail providers' calls on Cloudflare: Resend's HTTP API (workerd has no SMTP). */
 const D1_MAIL_CALLS = {
@@ -175,6 +218,14 @@ const D1_MAIL_CALLS = {
     "Email({ from, sendVerificationRequest: mail.sendVerificationRequest }),",
   ],
 }
+
+/** Organizations on Cloudflare: the invitation goes through Resend, as the other mails. */
+const D1_ORGANIZATIONS = `    // Organizations (the account page's section): members, roles, and invitations by mail,
+    // through Resend as the mails above.
+    organizations: {
+      sendInvitation: (invitation) =>
+        mail.send({ to: invitation.to, ...invitationMessage(invitation) }),
+    },`
 
 /**
  * `src/routes/plugin@auth.ts` on Cloudflare Pages: D1 through Latchkey's Drizzle adapter (the
@@ -193,8 +244,9 @@ function pluginAuthD1(choice) {
     'import { DrizzleAdapter } from "@latchkey/adapter-drizzle"',
     ...methods.flatMap((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)].imports),
     ...(mails ? ['import { resendMail } from "@latchkey/core/providers/resend"'] : []),
+    ...(mails ? ['import { invitationMessage } from "@latchkey/core/organizations"'] : []),
     'import { TwoFactor } from "@latchkey/core/two-factor"',
-    `import { routeAuth$, twoFactorActions } from "${project.binding}"`,
+    `import { ${mails ? "organizationActions, " : ""}routeAuth$, twoFactorActions } from "${project.binding}"`,
     'import { drizzle } from "drizzle-orm/d1"',
   ].sort(byModule)
   const mailLines = mails
@@ -233,17 +285,19 @@ ${calls.map((call) => indented(call, "      ")).join("\n")}
     ],
 ${methods.includes("passkey") ? "    experimental: { enableWebAuthn: true },\n" : ""}    // Two-factor sign-in (an authenticator app's codes), turned on by each user on /account/.
     twoFactor: TwoFactor({ issuer: ${JSON.stringify(issuerOf(choice))} }),
-  }
+${mails ? `${D1_ORGANIZATIONS}\n` : ""}  }
 })
-${pluginExports(hasAccountForms(choice))}`
+${pluginExports(hasAccountForms(choice), mails)}`
 }
 
 /**
  * The exports of an app with accounts: the session, the password actions (with the Password
- * provider), the two-factor actions, and the loaders the account page exports.
+ * provider), the two-factor actions, the organization actions (with organizations), and the
+ * loaders the account page exports.
  * @param {boolean} password
+ * @param {boolean} organizations
  */
-function pluginExports(password) {
+function pluginExports(password, organizations) {
   const passwordActions = password
     ? `
   // The account page's password and address forms.
@@ -263,16 +317,36 @@ export const {
 // The account page's two-factor forms.
 const twoFactor = twoFactorActions()
 export const { useEnrollTwoFactor, useConfirmTwoFactor, useDisableTwoFactor } = twoFactor
-
-// Qwik City runs every loader a plugin exports on every page: the account and the two-factor
-// status (database reads) are handed over in a plain object, and the account page, which shows
-// them, exports them.
+${organizations ? ORGANIZATION_EXPORTS : ""}
+// Qwik City runs every loader a plugin exports on every page: the account, the two-factor
+// status${organizations ? " and the organizations" : ""} (database reads) are handed over in a plain object, and the
+// account page, which shows them, exports them.
 export const accountLoaders = {
   useAccount: auth.useAccount,
-  useTwoFactorStatus: twoFactor.useTwoFactorStatus,
+  useTwoFactorStatus: twoFactor.useTwoFactorStatus,${organizations ? "\n  useOrganizations: organizations.useOrganizations," : ""}
 }
 `
 }
+
+/** The organization actions the account page's section uses (its loader: `accountLoaders`). */
+const ORGANIZATION_ACTIONS = [
+  "useCreateOrganization",
+  "useSetActiveOrganization",
+  "useInviteMember",
+  "useCancelInvitation",
+  "useUpdateMemberRole",
+  "useRemoveMember",
+  "useLeaveOrganization",
+]
+
+const ORGANIZATION_EXPORTS = `
+// The account page's organization forms. The link of an invitation mail opens Latchkey's own
+// page (/auth/organization/accept), which asks to sign in first when needed.
+const organizations = organizationActions()
+export const {
+${ORGANIZATION_ACTIONS.map((name) => `  ${name},`).join("\n")}
+} = organizations
+`
 
 /**
  * `wrangler.toml`: the Pages project and its D1 database (bound as `DB`), migrations in
@@ -379,8 +453,9 @@ export const adapter = PostgresAdapter(pool)
 /**
  * `src/routes/account/index.tsx`: who is signed in, a sign-out button, and a link to the
  * built-in sign-in page (which shows every configured method) otherwise. With a database, also
- * every way in and two-factor sign-in; with the Password provider, the password (change,
- * remove, or set one) and the address (change).
+ * every way in and two-factor sign-in, and with mail besides, organizations (create, choose the
+ * active one, members and their roles, invitations, leave); with the Password provider, the
+ * password (change, remove, or set one) and the address (change).
  * @param {Choice} choice
  */
 export function accountPage(choice) {
@@ -436,17 +511,19 @@ export const useSessionOfPage = useSession
 function fullAccountPage(choice) {
   const { project, methods } = choice
   const password = hasAccountForms(choice)
+  const organizations = hasOrganizations(choice)
   const fromPlugin = [
     "accountLoaders",
-    ...(password ? ["useChangeEmail", "useChangePassword"] : []),
     "useConfirmTwoFactor",
     "useDisableTwoFactor",
     "useEnrollTwoFactor",
-    ...(password ? ["useRemovePassword"] : []),
     "useSession",
-    ...(password ? ["useSetPassword"] : []),
     "useSignOut",
-  ]
+    ...(password
+      ? ["useChangeEmail", "useChangePassword", "useRemovePassword", "useSetPassword"]
+      : []),
+    ...(organizations ? ORGANIZATION_ACTIONS : []),
+  ].sort() // as Biome sorts them
   return `// Every change is a <Form> on one of the binding's actions: it works without JavaScript too,
 // and shows what the action answered (done, or why not) below the form.
 import { component$ } from "${project.core}"
@@ -458,7 +535,7 @@ ${fromPlugin.map((name) => `  ${name},`).join("\n")}
 // Exported by this page only, so only this page reads them (see plugin@auth.ts).
 export const useAccount = accountLoaders.useAccount
 export const useTwoFactorStatus = accountLoaders.useTwoFactorStatus
-${project.qwik === 1 ? "" : QWIK2_SESSION_ON_PAGE}
+${organizations ? "export const useOrganizations = accountLoaders.useOrganizations\n" : ""}${project.qwik === 1 ? "" : QWIK2_SESSION_ON_PAGE}
 ${SESSION_OR_SIGN_IN}
   return (
     <>
@@ -467,13 +544,13 @@ ${SESSION_OR_SIGN_IN}
         <button type="submit">Sign out</button>
       </Form>
       <WaysIn />${password ? "\n      <PasswordSection />\n      <EmailSection />" : ""}
-      <TwoFactorSection />
+      <TwoFactorSection />${organizations ? "\n      <OrganizationsSection />" : ""}
     </>
   )
 })
 
 ${waysIn(methods.includes("email"))}
-${password ? PASSWORD_SECTIONS : ""}${TWO_FACTOR_SECTION}
+${password ? PASSWORD_SECTIONS : ""}${TWO_FACTOR_SECTION}${organizations ? `\n${ORGANIZATIONS_SECTION}` : ""}
 ${passwordInputsAndAnswer(password)}`
 }
 
@@ -487,8 +564,8 @@ function waysIn(emailLinks) {
     ? `
         {user.email && (
           <li>
-            A sign-in link mailed to {user.email} (it cannot be removed: change the address to
-            move it)
+            A sign-in link mailed to {user.email} (it cannot be removed: change the address to move
+            it)
           </li>
         )}`
     : ""
@@ -561,7 +638,8 @@ const TwoFactorSection = component$(() => {
           {/* The core's SVG of the otpauth:// URI: no script, no link. */}
           <div dangerouslySetInnerHTML={enrollment.qrSvg} style={{ width: "12rem" }} />
           <p>
-            Or type this secret into the app: <code data-two-factor-secret>{enrollment.secret}</code>
+            Or type this secret into the app:{" "}
+            <code data-two-factor-secret>{enrollment.secret}</code>
           </p>
           <label>
             Code <input name="code" inputMode="numeric" autoComplete="one-time-code" required />
@@ -580,6 +658,195 @@ const TwoFactorSection = component$(() => {
     </section>
   )
 })
+`
+
+/** The organizations section: yours, the active one's members and invitations, and leaving. */
+const ORGANIZATIONS_SECTION = `/**
+ * Organizations: the ones you are in (you act in one at a time, the active one), a new one (you
+ * own it), and the active one's members and invitations. The server decides who may do what (no
+ * one gives a role above their own, an organization keeps an owner) and says why not: the forms
+ * below only leave out what a member's role never allows.
+ */
+const OrganizationsSection = component$(() => {
+  const data = useOrganizations()
+  const create = useCreateOrganization()
+  const setActive = useSetActiveOrganization()
+  if (!data.value) return null
+  const { organizations, active } = data.value
+  return (
+    <section data-testid="organizations">
+      <h2>Organizations</h2>
+      {organizations.length === 0 && (
+        <p data-testid="no-organizations">You are in no organization yet.</p>
+      )}
+      <ul>
+        {organizations.map((o) => (
+          <li key={o.id} data-testid="organization" data-slug={o.slug}>
+            {o.name} ({o.slug}): <span data-testid="organization-role">{o.role}</span>{" "}
+            {active?.organization.id === o.id ? (
+              <strong data-testid="organization-active">active</strong>
+            ) : (
+              <Form action={setActive}>
+                <input type="hidden" name="organizationId" value={o.id} />
+                <button type="submit" data-testid="organization-switch">
+                  Make active
+                </button>
+              </Form>
+            )}
+          </li>
+        ))}
+      </ul>
+      <Answer
+        value={setActive.value}
+        done="Active organization changed."
+        testId="organization-switch"
+      />
+      <Form action={create}>
+        <label>
+          Name <input name="name" required maxLength={100} data-testid="organization-name" />
+        </label>
+        {/* The address-like name: letters, digits and single hyphens (case ignored). */}
+        <label>
+          Slug{" "}
+          <input
+            name="slug"
+            required
+            minLength={2}
+            maxLength={48}
+            pattern="[A-Za-z0-9]+(-[A-Za-z0-9]+)*"
+            data-testid="organization-slug"
+          />
+        </label>
+        <button type="submit" data-testid="organization-create">
+          Create organization
+        </button>
+      </Form>
+      <Answer
+        value={create.value}
+        done="Created: it is your active organization."
+        testId="organization-create"
+      />
+      <ActiveOrganization />
+    </section>
+  )
+})
+
+/**
+ * The active organization's members. Owners and admins change roles, remove members and invite;
+ * anyone leaves (the last owner is refused: an organization always has one).
+ */
+const ActiveOrganization = component$(() => {
+  const data = useOrganizations()
+  const account = useAccount()
+  const changeRole = useUpdateMemberRole()
+  const remove = useRemoveMember()
+  const leave = useLeaveOrganization()
+  const active = data.value?.active
+  const detail = data.value?.detail
+  if (!active || !detail) return null
+  const organizationId = active.organization.id
+  const manages = detail.role === "owner" || detail.role === "admin"
+  const me = account.value?.user.id
+  return (
+    <div data-testid="active-organization">
+      <h3>
+        {active.organization.name}: members (you are {detail.role})
+      </h3>
+      <ul>
+        {detail.members.map((m) => (
+          <li key={m.userId} data-testid="member" data-email={m.email ?? ""}>
+            {m.email ?? m.name ?? m.userId}: <span data-testid="member-role">{m.role}</span>
+            {manages && m.userId !== me && (
+              <>
+                <Form action={changeRole}>
+                  <input type="hidden" name="organizationId" value={organizationId} />
+                  <input type="hidden" name="userId" value={m.userId} />
+                  <RoleSelect roles={detail.roles} selected={m.role} testId="member-role-select" />
+                  <button type="submit" data-testid="member-role-save">
+                    Change role
+                  </button>
+                </Form>
+                <Form action={remove}>
+                  <input type="hidden" name="organizationId" value={organizationId} />
+                  <input type="hidden" name="userId" value={m.userId} />
+                  <button type="submit" data-testid="member-remove">
+                    Remove
+                  </button>
+                </Form>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <Answer value={changeRole.value} done="Role changed." testId="member-role" />
+      <Answer value={remove.value} done="Removed." testId="member-remove" />
+      {manages && <Invitations />}
+      <Form action={leave}>
+        <input type="hidden" name="organizationId" value={organizationId} />
+        <button type="submit" data-testid="organization-leave">
+          Leave {active.organization.name}
+        </button>
+      </Form>
+      <Answer value={leave.value} done="You left the organization." testId="organization-leave" />
+    </div>
+  )
+})
+
+/**
+ * Invitations by mail, with a role no higher than yours, and the pending ones (listed to owners
+ * and admins only). The mailed link works once, for the invited address.
+ */
+const Invitations = component$(() => {
+  const data = useOrganizations()
+  const invite = useInviteMember()
+  const cancel = useCancelInvitation()
+  const active = data.value?.active
+  const detail = data.value?.detail
+  if (!active || !detail) return null
+  const organizationId = active.organization.id
+  return (
+    <>
+      <Form action={invite}>
+        <input type="hidden" name="organizationId" value={organizationId} />
+        <label>
+          Invite by email{" "}
+          <input name="email" type="email" autoComplete="off" required data-testid="invite-email" />
+        </label>
+        <RoleSelect roles={detail.roles} selected="member" testId="invite-role" />
+        <button type="submit" data-testid="invite-send">
+          Invite
+        </button>
+      </Form>
+      <Answer value={invite.value} done="Invitation sent." testId="invite" />
+      <ul>
+        {detail.invitations.map((i) => (
+          <li key={i.id} data-testid="invitation">
+            {i.email}: {i.role}, {i.expired ? "expired" : "pending"}
+            <Form action={cancel}>
+              <input type="hidden" name="organizationId" value={organizationId} />
+              <input type="hidden" name="invitationId" value={i.id} />
+              <button type="submit" data-testid="invitation-cancel">
+                Cancel
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+      <Answer value={cancel.value} done="Invitation cancelled." testId="invitation-cancel" />
+    </>
+  )
+})
+
+/** The organization's roles (built in, and the app's own) as a \`role\` field. */
+const RoleSelect = (props: { roles: string[]; selected: string; testId: string }) => (
+  <select name="role" aria-label="Role" data-testid={props.testId}>
+    {props.roles.map((role) => (
+      <option key={role} value={role} selected={role === props.selected}>
+        {role}
+      </option>
+    ))}
+  </select>
+)
 `
 
 /** The password and address sections (the Password provider's actions). */
@@ -674,13 +941,21 @@ interface ActionAnswer {
   [other: string]: unknown
 }
 
-const Answer = (props: { value: ActionAnswer | undefined; done: string }) => {
+/** \`testId\` names the answer for tests: \`<testId>-done\` or \`<testId>-error\`. */
+const Answer = (props: { value: ActionAnswer | undefined; done: string; testId?: string }) => {
   const value = props.value
-  if (value?.ok) return <p role="status">{props.done}</p>
+  const testId = (outcome: string) => (props.testId ? \`\${props.testId}-\${outcome}\` : undefined)
+  if (value?.ok) {
+    return (
+      <p role="status" data-testid={testId("done")}>
+        {props.done}
+      </p>
+    )
+  }
   if (!value?.failed) return null
   const fieldError = Object.values(value.fieldErrors ?? {}).flat()[0]
   return (
-    <p role="alert">
+    <p role="alert" data-testid={testId("error")}>
       {value.formErrors?.[0] ?? fieldError ?? "That did not work. Please try again."}
       {value.signInUrl && (
         <>
