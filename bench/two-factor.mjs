@@ -79,7 +79,8 @@ async function enrolledUser(config) {
   const { secret } = await (await post("/auth/two-factor/enroll", {})).json()
   const code = new TOTP({ secret, digits: 6, period: 30 }).generate()
   const confirmed = await post("/auth/two-factor/confirm", { code })
-  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status} ${await confirmed.text()}`)
+  if (confirmed.status !== 200)
+    throw new Error(`confirm failed: ${confirmed.status} ${await confirmed.text()}`)
   return secret
 }
 
