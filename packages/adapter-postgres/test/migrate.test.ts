@@ -212,3 +212,27 @@ for (const backend of backends) {
     })
   })
 }
+
+describe("migrate where PGlite cannot open its files", () => {
+  it("says what the file-system code means and what to use on a runtime without a filesystem", async () => {
+    const { PGlite } = await import("@electric-sql/pglite")
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs")
+    const { join } = await import("node:path")
+    const { tmpdir } = await import("node:os")
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-pglite-"))
+    // A regular file where the data directory's parent should be: PGlite fails with ENOTDIR.
+    writeFileSync(join(dir, "file"), "")
+    try {
+      const client = new PGlite(join(dir, "file", "data"))
+      // PGlite rejects its own readiness promise too; the test reads the failure from migrate.
+      client.waitReady.catch(() => {})
+      const failure = await migrate(client).catch((e) => e)
+      expect(failure).toBeInstanceOf(AdapterError)
+      expect(failure.message).toMatch(/^PostgresAdapter\.migrate failed: database error ENOTDIR: /)
+      expect(failure.message).toContain("PGlite needs a writable data directory")
+      expect(failure.message).toContain("@latchkey/adapter-drizzle over D1")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
