@@ -109,7 +109,8 @@ describe("signIn", () => {
   })
 
   it("an untrusted host: the error page for UntrustedHost", async () => {
-    const { event, headers } = fakeEvent("/login/", { qdata: true })
+    // A public name: a request made straight to a loopback host is taken as it is.
+    const { event, headers } = fakeEvent("/login/", { qdata: true, origin: "http://app.example" })
     const untrusted = { ...config, trustHost: false }
     expect(await outcome(signIn(event, untrusted, { providerId: "github" }))).toBeUndefined()
     expect(headers.get("location")).toBe("/auth/error?error=UntrustedHost")

@@ -28,6 +28,8 @@ export interface FakeEventOptions {
   cookie?: string
   /** Replaces the same-origin `Origin` / `Sec-Fetch-Site` an action request carries. */
   headers?: Record<string, string>
+  /** The app's origin as the request reached it (default {@link ORIGIN}, a loopback one). */
+  origin?: string
 }
 
 export function fakeEvent(path: string, options: FakeEventOptions = {}) {
@@ -37,13 +39,14 @@ export function fakeEvent(path: string, options: FakeEventOptions = {}) {
   const setCalls: { name: string; value: string; maxAge: number | undefined }[] = []
   const sharedMap = new Map<string, unknown>()
   if (options.qdata) sharedMap.set("@isQData", true)
-  const url = new URL(path, ORIGIN)
+  const origin = options.origin ?? ORIGIN
+  const url = new URL(path, origin)
   const event = {
     url,
-    request: new Request(new URL(options.qdata ? `${url.pathname}q-data.json` : path, ORIGIN), {
+    request: new Request(new URL(options.qdata ? `${url.pathname}q-data.json` : path, origin), {
       method: options.method ?? "POST",
       headers: {
-        ...(options.headers ?? { origin: ORIGIN, "sec-fetch-site": "same-origin" }),
+        ...(options.headers ?? { origin, "sec-fetch-site": "same-origin" }),
         ...(options.cookie ? { cookie: options.cookie } : {}),
       },
     }),
