@@ -4,8 +4,8 @@
  * the unit tests, the docs site and `init`'s browser tests in one; the demo's and the fixture
  * apps' browser tests in the other. Much of each lane waits on databases, servers, installs and
  * the browser, so the two share the CPU well. The split keeps them even: on a fresh clone on 2
- * cores (2026-11-29) the first took 1,419 s (unit 794, docs 41, init 584) and the second 1,451 s
- * (demo 518, apps 933).
+ * cores (2026-12-07) the first took 1,277 s (unit 776, docs 34, init 467) and the second 1,049 s
+ * (demo 416, apps 633), so init's per-target apps (about 70 s) moved to the apps project.
  * Ends with the count over every report and the ten longest files.
  */
 import { spawnSync } from "node:child_process"
