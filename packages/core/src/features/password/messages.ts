@@ -3,7 +3,8 @@
  * Pure functions, so the exact output is tested without a mail server and a custom sender can
  * reuse them.
  */
-import { escapeHtml, safeCssColour } from "../../kernel/pages/escape.js"
+import { mailBody, mailButton, mailParagraph } from "../../kernel/mail/html.js"
+import { escapeHtml } from "../../kernel/pages/escape.js"
 import type { Theme } from "../../kernel/types/pages.js"
 import type { PasswordMailPurpose, PasswordMessage } from "./config.js"
 
@@ -73,27 +74,8 @@ export function passwordMessage(params: {
 }
 
 function html(subject: string, template: Template, url: string | undefined, theme: Theme): string {
-  const brand = escapeHtml(safeCssColour(theme.brandColor) ?? "#346df1")
-  const buttonText = escapeHtml(safeCssColour(theme.buttonText) ?? "#fff")
-  const font = "font-family: Helvetica, Arial, sans-serif"
   // A zero-width space before each dot keeps mail clients from linking the host in the title.
   const title = escapeHtml(subject).replace(/\./g, "&#8203;.")
-  const paragraphs = template.lines
-    .map(
-      (line) =>
-        `<tr><td align="center" style="padding: 0 10px 10px; font-size: 16px; line-height: 22px; ${font}; color: #444;">${escapeHtml(line)}</td></tr>`,
-    )
-    .join("\n    ")
-  const button =
-    url && template.button
-      ? `<tr><td align="center" style="padding: 20px 0;"><a href="${escapeHtml(url)}" target="_blank" style="font-size: 18px; ${font}; color: ${buttonText}; background: ${brand}; text-decoration: none; border-radius: 5px; padding: 10px 20px; display: inline-block; font-weight: bold;">${escapeHtml(template.button)}</a></td></tr>`
-      : ""
-  return `<body style="background: #f9f9f9;">
-  <table width="100%" border="0" cellspacing="20" cellpadding="0" style="background: #fff; max-width: 600px; margin: auto; border-radius: 10px;">
-    <tr><td align="center" style="padding: 10px 0; font-size: 22px; ${font}; color: #444;">${title}</td></tr>
-    ${button}
-    ${paragraphs}
-  </table>
-</body>
-`
+  const button = url && template.button ? mailButton(template.button, url, theme) : ""
+  return mailBody(title, [button, template.lines.map(mailParagraph).join("\n    ")])
 }
