@@ -235,6 +235,8 @@ const D1_ORGANIZATIONS = `    // Organizations (the account page's section): mem
 function pluginAuthD1(choice) {
   const { methods, project } = choice
   const mails = sendsMail(choice)
+  // The same rule as the account page's section (fullAccountPage), so the two never disagree.
+  const organizations = hasOrganizations(choice)
   const calls = methods.map(
     (m) =>
       D1_MAIL_CALLS[/** @type {keyof typeof D1_MAIL_CALLS} */ (m)] ??
@@ -244,9 +246,9 @@ function pluginAuthD1(choice) {
     'import { DrizzleAdapter } from "@latchkey/adapter-drizzle"',
     ...methods.flatMap((m) => PROVIDERS[/** @type {keyof typeof PROVIDERS} */ (m)].imports),
     ...(mails ? ['import { resendMail } from "@latchkey/core/providers/resend"'] : []),
-    ...(mails ? ['import { invitationMessage } from "@latchkey/core/organizations"'] : []),
+    ...(organizations ? ['import { invitationMessage } from "@latchkey/core/organizations"'] : []),
     'import { TwoFactor } from "@latchkey/core/two-factor"',
-    `import { ${mails ? "organizationActions, " : ""}routeAuth$, twoFactorActions } from "${project.binding}"`,
+    `import { ${organizations ? "organizationActions, " : ""}routeAuth$, twoFactorActions } from "${project.binding}"`,
     'import { drizzle } from "drizzle-orm/d1"',
   ].sort(byModule)
   const mailLines = mails
@@ -285,9 +287,9 @@ ${calls.map((call) => indented(call, "      ")).join("\n")}
     ],
 ${methods.includes("passkey") ? "    experimental: { enableWebAuthn: true },\n" : ""}    // Two-factor sign-in (an authenticator app's codes), turned on by each user on /account/.
     twoFactor: TwoFactor({ issuer: ${JSON.stringify(issuerOf(choice))} }),
-${mails ? `${D1_ORGANIZATIONS}\n` : ""}  }
+${organizations ? `${D1_ORGANIZATIONS}\n` : ""}  }
 })
-${pluginExports(hasAccountForms(choice), mails)}`
+${pluginExports(hasAccountForms(choice), organizations)}`
 }
 
 /**
