@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PGlite } from "@electric-sql/pglite"
 import { AdapterError } from "@latchkey/core/errors"
 import { afterEach, describe, expect, it } from "vitest"
 import { loadMigrations, migrate, PostgresAdapter } from "../src/index.js"
@@ -215,10 +219,6 @@ for (const backend of backends) {
 
 describe("migrate where PGlite cannot open its files", () => {
   it("says what the file-system code means and what to use on a runtime without a filesystem", async () => {
-    const { PGlite } = await import("@electric-sql/pglite")
-    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs")
-    const { join } = await import("node:path")
-    const { tmpdir } = await import("node:os")
     const dir = mkdtempSync(join(tmpdir(), "latchkey-pglite-"))
     // A regular file where the data directory's parent should be: PGlite fails with ENOTDIR.
     writeFileSync(join(dir, "file"), "")
