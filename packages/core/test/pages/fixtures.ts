@@ -1,4 +1,10 @@
+import { credentialsEntry } from "../../src/features/credentials/sign-in-entry.js"
+import { emailEntry } from "../../src/features/email/sign-in-entry.js"
+import { oauthEntry } from "../../src/features/oauth/sign-in-entry.js"
+import { passkeyEntry } from "../../src/features/passkey/sign-in-entry.js"
 import type { PageProvider } from "../../src/kernel/pages/index.js"
+
+// Each entry as its feature renders it (`Feature.signInPage` sets `render`).
 
 const base = "https://app.example.com/auth"
 
@@ -8,6 +14,7 @@ export const github: PageProvider = {
   type: "oauth",
   signinUrl: `${base}/signin/github`,
   callbackUrl: `${base}/callback/github`,
+  render: oauthEntry,
   style: { bg: "#24292f", text: "#fff" },
 }
 
@@ -17,6 +24,7 @@ export const google: PageProvider = {
   type: "oidc",
   signinUrl: `${base}/signin/google`,
   callbackUrl: `${base}/callback/google`,
+  render: oauthEntry,
   style: { bg: "#fff", text: "#1f1f1f", brandColor: "#1a73e8" },
 }
 
@@ -26,6 +34,7 @@ export const email: PageProvider = {
   type: "email",
   signinUrl: `${base}/signin/email`,
   callbackUrl: `${base}/callback/email`,
+  render: emailEntry,
 }
 
 export const credentials: PageProvider = {
@@ -34,6 +43,7 @@ export const credentials: PageProvider = {
   type: "credentials",
   signinUrl: `${base}/signin/credentials`,
   callbackUrl: `${base}/callback/credentials`,
+  render: credentialsEntry,
   credentials: {
     username: { label: "Username", placeholder: "jsmith", autocomplete: "username" },
     password: { label: "Password", type: "password", required: true, minLength: 8 },
@@ -46,6 +56,7 @@ export const webauthn: PageProvider = {
   type: "webauthn",
   signinUrl: `${base}/signin/webauthn`,
   callbackUrl: `${base}/callback/webauthn`,
+  render: passkeyEntry,
   optionsUrl: `${base}/webauthn-options/webauthn`,
   conditionalUI: true,
   credentials: { email: { label: "Email", type: "email", autocomplete: "username webauthn" } },

@@ -7,11 +7,13 @@ import { MissingAuthorize } from "../../kernel/errors/errors.js"
 import { type Feature, providersOf } from "../../kernel/feature/feature.js"
 import { credentialsSignIn } from "../../kernel/sign-in/credentials-flow.js"
 import type { CredentialsConfig } from "../../kernel/types/credentials.js"
+import { credentialsEntry } from "./sign-in-entry.js"
 
 export type { CredentialsConfig } from "../../kernel/types/credentials.js"
 
 export const credentialsFeature: Feature = {
   id: "credentials",
+  signInPage: () => ({ provider: { render: credentialsEntry } }),
   callback: (ctx, provider) => {
     const credentials = provider as CredentialsConfig
     return credentialsSignIn(ctx, credentials, async (fields, request) =>

@@ -10,6 +10,7 @@
 import { MissingAdapter } from "../../kernel/errors/errors.js"
 import type { Feature } from "../../kernel/feature/feature.js"
 import { emailCallback, emailSignIn } from "./actions.js"
+import { emailEntry } from "./sign-in-entry.js"
 
 const EMAIL_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
 
@@ -17,6 +18,7 @@ export const emailFeature: Feature = {
   id: "email",
   signIn: emailSignIn,
   callback: emailCallback,
+  signInPage: () => ({ provider: { render: emailEntry } }),
   adapterNeeds: () => ({
     methods: EMAIL_METHODS,
     withoutAdapter: new MissingAdapter(

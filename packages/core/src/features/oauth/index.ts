@@ -4,7 +4,7 @@
  * provider: `getAccessToken`).
  *
  * Where it joins the kernel: `POST /signin/<id>` (the authorization redirect), `/callback/<id>`,
- * the sign-in page's buttons (the kernel's default entry), the configuration check, the adapter
+ * the sign-in page's buttons (`sign-in-entry.ts`), the configuration check, the adapter
  * methods it needs, and the session hooks that keep a refreshing provider's tokens (sealed in the
  * `accounts` row, or in the session token without an adapter) and mark a session whose refresh
  * failed.
@@ -26,6 +26,7 @@ import {
   tokenHasRefreshError,
 } from "./refresh/session-error.js"
 import { accountRowOf, storeSignInTokens, withSignInTokens } from "./refresh/sign-in.js"
+import { oauthEntry } from "./sign-in-entry.js"
 
 /** What an adapter needs to store OAuth users and their accounts. */
 const OAUTH_METHODS = [
@@ -42,6 +43,7 @@ export const oauthFeature: Feature = {
   perIsolate: "an OAuth state is single-use per isolate",
   signIn: oauthSignIn,
   callback: oauthCallback,
+  signInPage: () => ({ provider: { render: oauthEntry } }),
   check({ providers }, report) {
     for (const provider of providersOf<AnyOAuthProviderConfig>(oauthFeature, providers)) {
       const unusable = unusableProvider(provider as unknown as Record<string, unknown>)

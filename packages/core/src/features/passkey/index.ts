@@ -16,6 +16,7 @@ import { webauthnCallback } from "./callback.js"
 import { webauthnOptionsAction } from "./options.js"
 import type { WebAuthnConfig } from "./provider-config.js"
 import { PASSKEY_SCRIPT } from "./script.js"
+import { passkeyEntry } from "./sign-in-entry.js"
 
 /** Passkeys: users and accounts as for OAuth, plus the authenticator methods and `getAccount`. */
 const WEBAUTHN_METHODS = [
@@ -41,6 +42,7 @@ export const passkeyFeature: Feature = {
         credentials: passkey.formFields ?? {},
         optionsUrl: actionUrl(ctx, "webauthn-options", provider.id),
         conditionalUI: passkey.enableConditionalUI === true,
+        render: passkeyEntry,
       },
       script: PASSKEY_SCRIPT,
     }

@@ -20,6 +20,7 @@ import {
 import { passwordGet, passwordPost } from "./actions.js"
 import { checkPasswordProvider, type PasswordConfig } from "./config.js"
 import { authorizePassword } from "./sign-in.js"
+import { passwordEntry } from "./sign-in-entry.js"
 import { passwordPageUrl } from "./urls.js"
 
 /** The adapter methods each account change of password accounts needs. */
@@ -45,11 +46,11 @@ export const passwordFeature: Feature = {
     ),
   signInPage: (ctx) => ({
     provider: {
-      password: {
+      render: passwordEntry({
         signUpUrl: passwordPageUrl(ctx, "signup"),
         forgotUrl: passwordPageUrl(ctx, "forgot"),
         resendUrl: actionUrl(ctx, "password", "resend"),
-      },
+      }),
     },
   }),
   check({ config, providers }, report) {

@@ -36,7 +36,7 @@ export type Handler = (ctx: RequestContext) => Promise<Outcome>
 /** What a feature adds to the built-in sign-in page for one of its providers. */
 export interface SignInPagePart {
   /** Fields of the provider's entry beyond id, name, kind and URLs (a passkey form's URLs…). */
-  provider?: Partial<import("../pages/sign-in.js").PageProvider>
+  provider?: Partial<import("../pages/sign-in-entry.js").PageProvider>
   /** An inline script the entry needs (named in the page's CSP by its hash). */
   script?: string
 }
