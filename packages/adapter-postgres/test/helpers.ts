@@ -170,6 +170,23 @@ export async function runSql(db: TestDatabase, script: string) {
 }
 
 /**
+ * An empty database for the next test. PGlite's previous one is emptied in place (its schema
+ * dropped and made again): opening a PGlite costs several times what a test of the scenario
+ * suites does, and they make one per test. One the test closed, or left in a state where the
+ * reset fails (an aborted transaction), is replaced. A server's is a new schema, as before.
+ */
+async function nextDatabase(backend: Backend, previous: TestDatabase | undefined) {
+  if (previous && backend.name === "pglite" && !(previous.client as PGlite).closed) {
+    try {
+      await runSql(previous, "DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+      return previous
+    } catch {}
+  }
+  await previous?.close()
+  return backend.create()
+}
+
+/**
  * A fresh, migrated `PostgresAdapter` on `backend` for each call, the previous database closed:
  * the shared scenario suites (core/test/…-scenarios.ts) ask for a clean adapter per test.
  */
@@ -177,8 +194,7 @@ export function freshAdapters(backend: Backend) {
   let db: TestDatabase | undefined
   return {
     async adapter() {
-      await db?.close()
-      db = await backend.create()
+      db = await nextDatabase(backend, db)
       await migrate(db.client)
       return PostgresAdapter(db.client)
     },
