@@ -14,23 +14,36 @@ const cookieName = /^[\u0021-\u003A\u003C\u003E-\u007E]+$/
 const domainValue =
   /^([.]?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)([.][a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i
 const pathValue = /^[\u0020-\u003A\u003D-\u007E]*$/
-/** Only spaces and tabs around a name or value: the header's own separators. */
-const outerBlanks = /^[ \t]+|[ \t]+$/g
-
 /** The request's cookies (first occurrence of a name wins; values percent-decoded). */
 export function parseCookieHeader(header: string | null | undefined): Record<string, string> {
   // No prototype: a cookie named `__proto__` or `constructor` is just a name.
   const cookies: Record<string, string> = Object.create(null)
   // A pair needs a name of at least one character and its `=`.
   if (!header || header.length < 2) return cookies
-  for (const pair of header.split(";")) {
-    const eq = pair.indexOf("=")
-    if (eq === -1) continue
-    const name = pair.slice(0, eq).replace(outerBlanks, "")
-    cookies[name] ??= decodeValue(pair.slice(eq + 1).replace(outerBlanks, ""))
+  // Scanned by index, not split and trimmed by a regular expression: this runs on every
+  // request, and the scan costs half as much.
+  let start = 0
+  while (start < header.length) {
+    let end = header.indexOf(";", start)
+    if (end === -1) end = header.length
+    const eq = header.indexOf("=", start)
+    if (eq !== -1 && eq < end) {
+      const name = unpadded(header, start, eq)
+      cookies[name] ??= decodeValue(unpadded(header, eq + 1, end))
+    }
+    start = end + 1
   }
   return cookies
 }
+
+/** `text` from `start` to `end` without the spaces and tabs around it (the header's padding). */
+function unpadded(text: string, start: number, end: number): string {
+  while (start < end && isBlank(text.charCodeAt(start))) start++
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end--
+  return text.slice(start, end)
+}
+
+const isBlank = (code: number) => code === 0x20 || code === 0x09
 
 /** Percent-decoded, or as sent when it is not valid percent-encoding. */
 function decodeValue(value: string): string {
