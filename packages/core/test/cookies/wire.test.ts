@@ -55,6 +55,12 @@ describe("parseCookieHeader", () => {
     expect(entries(parseCookieHeader(""))).toEqual([])
     expect(entries(parseCookieHeader("="))).toEqual([])
   })
+
+  it("reads past long runs of pairs without their `=`, as the cookie package does", () => {
+    for (const text of [`${";".repeat(8192)}a=b`, `x=1;${"c;".repeat(4096)}d=%41`]) {
+      expect(entries(parseCookieHeader(text))).toEqual(entries(cookie.parse(text)))
+    }
+  })
 })
 
 const nameChar = fc.constantFrom(..."aZ09-_.~!#$&'*+^`|%=; \t\u0000\u007f\"é".split(""))

@@ -14,6 +14,7 @@ const cookieName = /^[\u0021-\u003A\u003C\u003E-\u007E]+$/
 const domainValue =
   /^([.]?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)([.][a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i
 const pathValue = /^[\u0020-\u003A\u003D-\u007E]*$/
+
 /** The request's cookies (first occurrence of a name wins; values percent-decoded). */
 export function parseCookieHeader(header: string | null | undefined): Record<string, string> {
   // No prototype: a cookie named `__proto__` or `constructor` is just a name.
@@ -21,17 +22,22 @@ export function parseCookieHeader(header: string | null | undefined): Record<str
   // A pair needs a name of at least one character and its `=`.
   if (!header || header.length < 2) return cookies
   // Scanned by index, not split and trimmed by a regular expression: this runs on every
-  // request, and the scan costs half as much.
+  // request, and the scan costs half as much. Each character is looked at a bounded number of
+  // times, however many pairs lack their `=` (a header of 8 KB of `;` costs what 8 KB does).
   let start = 0
-  while (start < header.length) {
+  let eq = header.indexOf("=")
+  while (eq !== -1) {
     let end = header.indexOf(";", start)
     if (end === -1) end = header.length
-    const eq = header.indexOf("=", start)
-    if (eq !== -1 && eq < end) {
-      const name = unpadded(header, start, eq)
-      cookies[name] ??= decodeValue(unpadded(header, eq + 1, end))
+    if (eq > end) {
+      // The pairs before the one holding the next `=` have none: go on from that one.
+      start = header.lastIndexOf(";", eq - 1) + 1
+      continue
     }
+    const name = unpadded(header, start, eq)
+    cookies[name] ??= decodeValue(unpadded(header, eq + 1, end))
     start = end + 1
+    eq = header.indexOf("=", start)
   }
   return cookies
 }
