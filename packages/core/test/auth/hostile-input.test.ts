@@ -1,9 +1,9 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { parseCookieHeader } from "../../src/kernel/cookies/serialize.js"
 import { InvalidRequest } from "../../src/kernel/errors/errors.js"
 import { MAX_BODY_BYTES, parseForm, parseJsonObject } from "../../src/kernel/http/parse-request.js"
+import { parseCookieHeader } from "../../src/kernel/token/cookie-header.js"
 import { makeConfig, ORIGIN, req, setCookies } from "./helpers.js"
 
 async function typeOf(res: Response) {

@@ -6,7 +6,8 @@
 import * as cookie from "cookie"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { parseCookieHeader, serializeCookie } from "../../src/kernel/cookies/serialize.js"
+import { serializeCookie } from "../../src/kernel/cookies/serialize.js"
+import { parseCookieHeader } from "../../src/kernel/token/cookie-header.js"
 import type { ResponseCookie } from "../../src/kernel/types/cookies.js"
 
 /** Characters that matter to the grammar, some that do not, and some that must never pass. */

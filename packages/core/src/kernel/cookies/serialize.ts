@@ -1,65 +1,19 @@
 /**
- * Cookies on the wire: the `Cookie` header read, one `Set-Cookie` value written, deletion
- * entries. Reading and writing follow the `cookie` package (v1, what Auth.js vendors) rule for
- * rule, and `test/cookies/wire.test.ts` proves them equal to it on arbitrary input. It is not a
- * dependency because the bundle of every app would carry all of it: its current major needs a
- * newer Node than ours, and the one before is CommonJS, which no bundler trims.
+ * Cookies on the wire, outgoing: one `Set-Cookie` value written, deletion entries. Written by
+ * the `cookie` package's rules (v1, what Auth.js vendors), and `test/cookies/wire.test.ts`
+ * proves the two equal on arbitrary input; the `Cookie` header is read by the token module
+ * (`kernel/token/cookie-header.ts`), which `getToken` needs on its own. Not the package itself:
+ * the bundle of every app would carry all of it, as its current major needs a newer Node than
+ * ours and the one before is CommonJS, which no bundler trims.
  */
 import type { CookieOption, ResponseCookie } from "../types/cookies.js"
 
 // RFC 6265 §4.1.1 and §5.2 as the `cookie` package reads them: a name is visible ASCII but `;`
-// and `=`; a value visible ASCII but `;`; a domain dot-separated labels; a path no control
-// character and no `;`.
+// and `=`; a domain dot-separated labels; a path no control character and no `;`.
 const cookieName = /^[\u0021-\u003A\u003C\u003E-\u007E]+$/
 const domainValue =
   /^([.]?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)([.][a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i
 const pathValue = /^[\u0020-\u003A\u003D-\u007E]*$/
-
-/** The request's cookies (first occurrence of a name wins; values percent-decoded). */
-export function parseCookieHeader(header: string | null | undefined): Record<string, string> {
-  // No prototype: a cookie named `__proto__` or `constructor` is just a name.
-  const cookies: Record<string, string> = Object.create(null)
-  // A pair needs a name of at least one character and its `=`.
-  if (!header || header.length < 2) return cookies
-  // Scanned by index, not split and trimmed by a regular expression: this runs on every
-  // request, and the scan costs half as much. Each character is looked at a bounded number of
-  // times, however many pairs lack their `=` (a header of 8 KB of `;` costs what 8 KB does).
-  let start = 0
-  let eq = header.indexOf("=")
-  while (eq !== -1) {
-    let end = header.indexOf(";", start)
-    if (end === -1) end = header.length
-    if (eq > end) {
-      // The pairs before the one holding the next `=` have none: go on from that one.
-      start = header.lastIndexOf(";", eq - 1) + 1
-      continue
-    }
-    const name = unpadded(header, start, eq)
-    cookies[name] ??= decodeValue(unpadded(header, eq + 1, end))
-    start = end + 1
-    eq = header.indexOf("=", start)
-  }
-  return cookies
-}
-
-/** `text` from `start` to `end` without the spaces and tabs around it (the header's padding). */
-function unpadded(text: string, start: number, end: number): string {
-  while (start < end && isBlank(text.charCodeAt(start))) start++
-  while (end > start && isBlank(text.charCodeAt(end - 1))) end--
-  return text.slice(start, end)
-}
-
-const isBlank = (code: number) => code === 0x20 || code === 0x09
-
-/** Percent-decoded, or as sent when it is not valid percent-encoding. */
-function decodeValue(value: string): string {
-  if (!value.includes("%")) return value
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
-}
 
 /**
  * One `Set-Cookie` header value. Throws a `TypeError` naming the attribute for a name, domain,

@@ -4,8 +4,8 @@
  * a 500.
  */
 
-import { parseCookieHeader } from "../cookies/serialize.js"
 import { InvalidRequest, UnknownAction } from "../errors/errors.js"
+import { parseCookieHeader } from "../token/cookie-header.js"
 import { ACTIONS_WITH_PROVIDER, type AuthAction, isAuthAction } from "./actions.js"
 
 /** Auth bodies are a handful of fields; 64 KiB leaves room and bounds memory per request. */

@@ -5,7 +5,7 @@
 
 import type { AuthConfig } from "../config/auth-config.js"
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.js"
-import { parseCookieHeader } from "../cookies/serialize.js"
+import { parseCookieHeader } from "../token/cookie-header.js"
 import type { CookiesOptions, ResponseCookie } from "../types/cookies.js"
 import type { Session } from "../types/records.js"
 import { originProtocol } from "../urls/origin.js"

@@ -3,7 +3,7 @@
  * `<name>.0`, `<name>.1`, …) and then `Authorization: Bearer`. Shared by `getToken` and the
  * core's session store, so both read cookies the same way.
  */
-import { parseCookieHeader } from "../cookies/serialize.js"
+import { parseCookieHeader } from "./cookie-header.js"
 
 /** A `Request`, or anything with headers (Node's `IncomingMessage`, a plain record). */
 export type TokenRequest =
