@@ -44,6 +44,8 @@ if (!hasRedisServer) {
     const prefix = uniquePrefix("replica")
     const store = new RedisStore({ client: setup.client, prefix, ...options })
     setup.onStop(() => store.close())
+    // Before the topology is read: a failover while waiting would move the master.
+    await untilWritesConfirmed(store, "before the test")
     await setup.cluster.refresh()
     const master = setup.cluster.masterOf(keySlot(`${prefix}{t}`))
     return { store, master }
@@ -59,18 +61,27 @@ if (!hasRedisServer) {
     }
   }
 
-  /** After the thaw: fresh writes are confirmed again, and refused markers stayed (fail closed). */
-  async function worksAgain(store: RedisStore, refusedKeys: string[]) {
+  /**
+   * Waits until the master's replica confirms writes: after a thaw, and before a test reads
+   * the topology (on a loaded machine a replica may still be catching up, even resyncing after
+   * a failover the cluster made while its nodes were starved, when a test begins). Until then a
+   * write is refused.
+   */
+  async function untilWritesConfirmed(store: RedisStore, when: string) {
     const deadline = Date.now() + 20_000
-    // The replica catches up on its own once it runs again; until then a write is refused.
     for (;;) {
       const fresh = await store
-        .consumeOnce(`{t}after:${crypto.randomUUID()}`, 60_000)
+        .consumeOnce(`{t}probe:${crypto.randomUUID()}`, 60_000)
         .catch((error: unknown) => error)
-      if (fresh === true) break
-      if (Date.now() > deadline) throw new Error(`writes not confirmed after the thaw: ${fresh}`)
+      if (fresh === true) return
+      if (Date.now() > deadline) throw new Error(`writes not confirmed ${when}: ${fresh}`)
       await sleep(100)
     }
+  }
+
+  /** After the thaw: fresh writes are confirmed again, and refused markers stayed (fail closed). */
+  async function worksAgain(store: RedisStore, refusedKeys: string[]) {
+    await untilWritesConfirmed(store, "after the thaw")
     for (const key of refusedKeys) expect(await store.consumeOnce(key, 60_000), key).toBe(false)
     await store.set("{t}value", "v", 60_000)
     expect(await store.get("{t}value")).toBe("v")
@@ -87,7 +98,6 @@ if (!hasRedisServer) {
         replicaConfirmMs: 2_000,
       })
       const replica = await setup.cluster.replicaOf(master)
-      expect(await store.consumeOnce("{t}warm-up", 60_000)).toBe(true)
       const keys = Array.from({ length: 10 }, (_, i) => `{t}marker:${i}`)
       const { writes, reads, counters } = await withFrozen(replica, async () => {
         const writes = keys.map((key) => settle(() => store.consumeOnce(key, 60_000)))
@@ -118,7 +128,6 @@ if (!hasRedisServer) {
     it("with the default limits: reads and counters within 400 ms, single-use writes refused within 1.5 s, for as long as it stays frozen", async () => {
       const { store, master } = await storeOnOneMaster()
       const replica = await setup.cluster.replicaOf(master)
-      expect(await store.consumeOnce("{t}warm-up", 60_000)).toBe(true)
       const writes: Awaited<ReturnType<typeof settle>>[] = []
       const reads: Awaited<ReturnType<typeof settle>>[] = []
       const stalls = watchStalls()
@@ -161,7 +170,6 @@ if (!hasRedisServer) {
 
     it("concurrent writes to one master share a WAIT: 100 consumeOnce, a few WAITs", async () => {
       const { store, master } = await storeOnOneMaster()
-      expect(await store.consumeOnce("{t}warm-up", 60_000)).toBe(true)
       const waits = async () => {
         const stats = await setup.cluster.cli(master.port, "INFO", "commandstats")
         return Number(/cmdstat_wait:calls=(\d+)/.exec(stats)?.[1] ?? 0)
