@@ -51,7 +51,10 @@ describe("parseCookieHeader", () => {
       ["constructor", "y"],
       ["a", "1"],
     ])
-    expect(Object.getPrototypeOf(cookies)).toBeNull()
+    // Nothing inherited: no name reaches Object.prototype.
+    for (const inherited of ["toString", "hasOwnProperty", "valueOf"]) {
+      expect((cookies as Record<string, unknown>)[inherited]).toBeUndefined()
+    }
     expect(entries(parseCookieHeader(null))).toEqual([])
     expect(entries(parseCookieHeader(""))).toEqual([])
     expect(entries(parseCookieHeader("="))).toEqual([])
