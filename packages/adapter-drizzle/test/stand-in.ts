@@ -2,8 +2,9 @@
  * The Drizzle adapter standing in for the core's `MemoryAdapter`, so the core's own flow suites
  * (password accounts, two-factor, the account API, the claim, email links) run through `Auth()`
  * on a real database: every `MemoryAdapter()` call gets a fresh, empty database with Latchkey's
- * tables (on a server, the oldest of the last few emptied). `MemoryAdapter()` is synchronous: on better-sqlite3 the database is made at once; on
- * a server the adapter's methods wait for theirs.
+ * tables (on a server, the oldest of the last few, emptied). `MemoryAdapter()` is synchronous:
+ * on better-sqlite3 the database is made at once; on a server the adapter's methods wait for
+ * theirs.
  */
 import type { Adapter } from "@latchkey/core/adapters"
 import Database from "better-sqlite3"

@@ -32,9 +32,15 @@ const REAUTH_NOTICE =
   "Sign in again to continue: this change needs a recent sign-in, to be sure it is you."
 
 export function renderSignInPage(props: SignInPageProps): PageResponse {
-  const hidden = hiddenFields({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl })
+  // What every entry is rendered with; only the provider and its place differ.
+  const page = {
+    hidden: hiddenFields({ csrfToken: props.csrfToken, callbackUrl: props.callbackUrl }),
+    email: props.email,
+    error: props.error,
+    code: props.code,
+  }
   const rendered = props.providers.flatMap((provider, index) =>
-    entryBlocks(provider, { provider, index, hidden, ...query(props) }),
+    entryBlocks({ ...page, provider, index }),
   )
   // A form that answers the banner (send the confirmation link again) comes before the rest,
   // once however many providers offer the same one.
@@ -69,13 +75,9 @@ export function renderSignInPage(props: SignInPageProps): PageResponse {
   return scripts.length > 0 ? { status: 200, html, scripts } : { status: 200, html }
 }
 
-function query(props: SignInPageProps): Pick<EntryInput, "email" | "error" | "code"> {
-  return { email: props.email, error: props.error, code: props.code }
-}
-
 /** The blocks the provider's feature renders for it (none without a renderer). */
-function entryBlocks(provider: PageProvider, input: EntryInput): readonly SignInBlock[] {
-  const blocks = provider.render?.(input)
+function entryBlocks(input: EntryInput): readonly SignInBlock[] {
+  const blocks = input.provider.render?.(input)
   if (blocks === undefined) return []
   return Array.isArray(blocks) ? blocks : [blocks as SignInBlock]
 }
