@@ -4,7 +4,8 @@
 // stubs: nothing here is ever sent anywhere. `path` is the GET the start-up timing sends.
 //
 // Where a config needs an adapter, both sides get the same stub (a Proxy that has every method,
-// each answering null): the bench weighs the auth library, not a database driver. The demo's own
+// each answering null; Latchkey's given the code that serves it, as its adapters carry it): the
+// bench weighs the auth library, not a database driver. The demo's own
 // adapter is PGlite on Node, which no Worker runs.
 //
 // A new feature configured by a config key (two-factor, organizations) is one more entry in
@@ -12,7 +13,7 @@
 
 const SECRET = JSON.stringify("bench-secret-0123456789abcdef0123456789abcdef")
 const STUB_ADAPTER =
-  'new Proxy({}, { has: (_, name) => name !== "then", get: (_, name) => (name === "then" || typeof name === "symbol" ? undefined : async () => null) })'
+  'new Proxy({}, { has: (_, name) => name !== "then", get: (target, name) => (typeof name === "symbol" ? target[name] : name === "then" ? undefined : async () => null) })'
 const STUB_MAIL = "async () => {}"
 const FROM = JSON.stringify("Bench <auth@example.test>")
 const OAUTH_CLIENT = '{ clientId: "bench-client", clientSecret: "bench-client-secret" }'
@@ -21,8 +22,23 @@ const OAUTH_CLIENT = '{ clientId: "bench-client", clientSecret: "bench-client-se
 const providerImports = (pkg, names) =>
   Object.entries(names).map(([name, id]) => `import ${name} from "${pkg}/providers/${id}"`)
 
+/**
+ * Latchkey's side of the stub adapter: as a Latchkey adapter does, it carries the code that
+ * serves it (`withAdapterFeature`, what `DrizzleAdapter(…)` and `PostgresAdapter(…)` return).
+ */
+function latchkeyAdapter(options) {
+  if (!options?.includes(STUB_ADAPTER)) return { options, imports: [] }
+  return {
+    options: options.replace(STUB_ADAPTER, `withAdapterFeature(${STUB_ADAPTER})`),
+    imports: ['import { withAdapterFeature } from "@latchkey/core/adapters"'],
+  }
+}
+
 /** A Worker that answers every request with `Auth(request, config)`. */
-function authWorker(pkg, { providers, imports = [], options, list }) {
+function authWorker(pkg, { providers, imports: given = [], options: raw, list }) {
+  const { options, imports: adapterImports } =
+    pkg === "@latchkey/core" ? latchkeyAdapter(raw) : { options: raw, imports: [] }
+  const imports = [...given, ...adapterImports]
   return [
     `import { Auth } from "${pkg}"`,
     ...providerImports(pkg, providers),

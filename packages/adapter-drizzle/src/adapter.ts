@@ -1,4 +1,4 @@
-import type { Adapter } from "@latchkey/core/adapters"
+import { type Adapter, withAdapterFeature } from "@latchkey/core/adapters"
 import { adapterRefusal, storedSessionToken, toAdapterError } from "@latchkey/core/adapters/sql"
 import { dialectOf } from "./dialect/detect.js"
 import { accounts } from "./methods/accounts.js"
@@ -90,5 +90,6 @@ export function DrizzleAdapter(db: unknown, options: DrizzleAdapterOptions = {})
     refuse: (method, reason) => adapterRefusal(label, method, reason),
     storedToken: (token) => storedSessionToken(token, hash),
   }
-  return Object.assign({}, ...offered.map((group) => group.methods(ctx)))
+  // The adapter carries the code that serves it at sign-in (`withAdapterFeature`).
+  return withAdapterFeature(Object.assign({}, ...offered.map((group) => group.methods(ctx))))
 }

@@ -10,6 +10,7 @@ import type {
   SessionRecordBound,
   VerificationToken,
 } from "@latchkey/core/adapters"
+import { withAdapterFeature } from "@latchkey/core/adapters"
 import { othersKept, storedSessionToken } from "@latchkey/core/adapters/sql"
 import { type Queryable, query, type Row, transaction } from "./client.js"
 import { adapterRefusal, toAdapterError } from "./errors.js"
@@ -381,9 +382,9 @@ export function PostgresAdapter(client: Queryable, options: PostgresAdapterOptio
     Object.assign(adapter, organizationMethods({ client, timeoutMs, rows, guarded }))
   }
 
-  if (options.authenticators === false) return adapter
-
-  return { ...adapter, ...authenticatorMethods(account) }
+  // The adapter carries the code that serves it at sign-in (`withAdapterFeature`).
+  if (options.authenticators === false) return withAdapterFeature(adapter)
+  return withAdapterFeature({ ...adapter, ...authenticatorMethods(account) })
 
   /** Listing and ending sessions by public id, and the user's accounts (migration 0005). */
   function accountMethods(): Partial<Adapter> {

@@ -1,8 +1,8 @@
 /**
  * Auth.js lets an app write a provider as a plain object (`{ id: "corp", type: "oidc", issuer,
  * clientId, clientSecret }`, `{ id: "http-email", type: "email", sendVerificationRequest }`), and
- * Latchkey's bindings take the two-factor options as a plain object. Such a value carries no
- * feature (the factories attach one, `kernel/feature/feature.ts`), so the core refuses it; this function
+ * Latchkey's bindings take the two-factor options as a plain object; an Auth.js adapter is an
+ * object of methods. Such a value carries no feature (the factories attach one, `kernel/feature/feature.ts`), so the core refuses it; this function
  * gives each plain value the feature its `type` names, loaded with `import()` the first time one
  * is met. The Qwik bindings pass every config through it; an app calling `Auth()` itself with an
  * Auth.js-style config does the same:
@@ -35,6 +35,8 @@ const loadAccountApi = () =>
   import("./features/account-api/index.js").then((m) => m.accountApiFeature)
 const loadOrganizations = () =>
   import("./features/organizations/index.js").then((m) => m.organizationsFeature)
+const loadAdapterFeature = () =>
+  import("./features/adapter/index.js").then((m) => m.withAdapterFeature)
 
 /** Provider types whose changes are account changes: the account API comes with them. */
 const WITH_ACCOUNT_API = new Set(["webauthn"])
@@ -43,7 +45,8 @@ const WITH_ACCOUNT_API = new Set(["webauthn"])
 const seen = new WeakMap<object, AuthConfig | Promise<AuthConfig>>()
 
 /**
- * `config` with every plain provider object and plain `twoFactor` and `organizations` carrying its feature. A value
+ * `config` with every plain provider object, plain `twoFactor` and `organizations`, and an
+ * Auth.js adapter carrying its feature. A value
  * with no known `type` is left for the kernel's configuration check, which names it.
  */
 export function withPlainProviders<C extends AuthConfig>(config: C): C | Promise<C> {
@@ -71,7 +74,8 @@ function needsFeatures(config: AuthConfig): boolean {
   return (
     providers.some((p) => isPlain(p) || typeof p === "function") ||
     (config.twoFactor !== undefined && isPlain(config.twoFactor)) ||
-    (config.organizations !== undefined && isPlain(config.organizations))
+    (config.organizations !== undefined && isPlain(config.organizations)) ||
+    (config.adapter !== undefined && isPlain(config.adapter))
   )
 }
 
@@ -87,7 +91,11 @@ async function upgrade<C extends AuthConfig>(config: C): Promise<C> {
     config.organizations !== undefined && isPlain(config.organizations)
       ? withFeature(config.organizations, await loadOrganizations())
       : config.organizations
-  return { ...config, providers, twoFactor, organizations } as C
+  const adapter =
+    config.adapter !== undefined && isPlain(config.adapter)
+      ? (await loadAdapterFeature())(config.adapter)
+      : config.adapter
+  return { ...config, providers, twoFactor, organizations, adapter } as C
 }
 
 async function upgradeProvider(entry: unknown): Promise<unknown> {

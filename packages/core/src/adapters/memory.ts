@@ -10,6 +10,7 @@
  * @module @latchkey/core/adapters/memory
  */
 
+import { withAdapterFeature } from "../features/adapter/index.js"
 import { AdapterError } from "../kernel/errors/errors.js"
 import type {
   AccountKey,
@@ -79,7 +80,7 @@ export function MemoryAdapter(): Adapter {
     for (const s of live.slice(Math.max(0, keep))) sessions.delete(s.sessionToken)
   }
 
-  return {
+  return withAdapterFeature({
     createUser(user) {
       // The core proposes an id; keep it when free (a database would generate its own).
       const id = user.id && !users.has(user.id) ? user.id : crypto.randomUUID()
@@ -399,7 +400,7 @@ export function MemoryAdapter(): Adapter {
     },
 
     ...organizations.methods,
-  }
+  })
 }
 
 /** Oldest first; of equal times, by `tieBreak` (as the SQL adapters order them). */

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { withAdapterFeature } from "../../src/adapters.js"
 import { Auth, getSession, setEnvDefaults } from "../../src/index.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import { InvalidConfiguration } from "../../src/kernel/errors/errors.js"
+import type { Adapter } from "../../src/kernel/types/adapters.js"
 import { withPlainProviders } from "../../src/plain-providers.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -185,12 +187,28 @@ describe("configuration check", () => {
     const config = {
       providers: [],
       secret: SECRET,
-      adapter: { getSessionAndUser: () => null },
+      adapter: withAdapterFeature({ getSessionAndUser: () => null }),
       logger: recordingLogger().logger,
     }
     const problem = resolveConfig(config).configError!.problems[0]!
     expect(problem.type).toBe("MissingAdapterMethods")
     expect(problem.message).toBe("The adapter lacks: createSession, deleteSession, updateSession")
+  })
+
+  it("an adapter that carries no code to serve it (an Auth.js adapter) given to Auth() is refused, naming withAdapterFeature", () => {
+    const plain = {
+      createSession: async () => null,
+      getSessionAndUser: async () => null,
+      updateSession: async () => null,
+      deleteSession: async () => {},
+    } as unknown as Adapter
+    const problem = resolveConfig({ ...makeConfig(), adapter: plain }).configError?.problems[0]
+    expect(problem?.type).toBe("InvalidParameter")
+    expect(problem?.message).toContain("adapter: withAdapterFeature(")
+    expect(problem?.message).toContain("withPlainProviders()")
+    // Given its feature, the same adapter is accepted.
+    const served = resolveConfig({ ...makeConfig(), adapter: withAdapterFeature(plain) })
+    expect(served.configError).toBeUndefined()
   })
 
   it.each([

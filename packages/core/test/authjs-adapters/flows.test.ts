@@ -7,6 +7,7 @@ import { Auth as AuthJs } from "@auth/core"
 import type { Adapter as AuthJsAdapterType } from "@auth/core/adapters"
 import { PasskeyClient, softwareAuthenticator } from "@latchkey/adapter-test/webauthn"
 import { Auth, type AuthConfig } from "@latchkey/core"
+import { withAdapterFeature } from "@latchkey/core/adapters"
 import Nodemailer from "@latchkey/core/providers/nodemailer"
 import OAuth from "@latchkey/core/providers/oauth"
 import Passkey from "@latchkey/core/providers/passkey"
@@ -83,8 +84,9 @@ for (const make of [drizzleOnPglite, unstorageInMemory]) {
       op.accountId = "alice"
     })
 
+    /** As an app calling `Auth()` itself hands it an Auth.js adapter: `withAdapterFeature`. */
     function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
-      return {
+      const given: AuthConfig = {
         secret: SECRET,
         trustHost: true,
         adapter: db.adapter,
@@ -98,6 +100,7 @@ for (const make of [drizzleOnPglite, unstorageInMemory]) {
         logger: quiet,
         ...overrides,
       }
+      return { ...given, adapter: withAdapterFeature(given.adapter!) }
     }
 
     it("email: the mailed link (confirm page, then POST) signs in once, verifying the user", async () => {

@@ -21,6 +21,7 @@ import { totpCode } from "../../src/features/two-factor/totp.js"
 import { Auth, flushDeferred } from "../../src/index.js"
 import { MemoryRateLimitStore } from "../../src/kernel/rate-limit/memory-store.js"
 import type { Adapter } from "../../src/kernel/types/adapters.js"
+import { withPlainProviders } from "../../src/plain-providers.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email.js"
 import { Nodemailer } from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"
@@ -513,7 +514,9 @@ export function authJsAdapterScenarios(
     async function setup() {
       const { adapter, close } = await make()
       const links: SendVerificationRequestParams[] = []
-      const config: AuthConfig = {
+      // As an app hands Latchkey an Auth.js adapter: through `withPlainProviders` (which the
+      // Qwik bindings call), which gives it the code that serves it.
+      const config: AuthConfig = await withPlainProviders({
         secret: SECRET,
         trustHost: true,
         adapter,
@@ -529,7 +532,7 @@ export function authJsAdapterScenarios(
           }),
         ],
         logger: { error: () => {}, warn: () => {}, debug: () => {} },
-      }
+      })
       const browser = () => new Browser({ Auth, config, origin: ORIGIN })
       return { adapter, config, links, browser, close: close ?? (async () => {}) }
     }

@@ -1,6 +1,7 @@
 /** Issue 41's attacks (`pending-grants-scenarios.ts`) on the memory adapter and store. */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { withAdapterFeature } from "../../src/adapters.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
 import type { Adapter } from "../../src/kernel/types/adapters.js"
 import GitHub from "../../src/providers/github.js"
@@ -32,7 +33,7 @@ describe("claim-needs-methods: the adapter methods a claim needs, named at start
     resolveConfig({
       secret: "a-claim-methods-secret-with-32-bytes-or-more",
       trustHost: true,
-      adapter,
+      adapter: withAdapterFeature(adapter),
       experimental: { enableWebAuthn: true },
       providers: providers(),
       logger: { warn: (code, message) => void warnings.push({ code, message }) },

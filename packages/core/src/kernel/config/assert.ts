@@ -98,8 +98,8 @@ export function assertConfig(
   checkFeatureKeys(config, problems)
   const report: ConfigReport = { problems, warnings }
   for (const feature of input.features) feature.check?.({ config, ...input }, report)
+  checkAdapterFeature(config.adapter, problems)
   checkAdapter(config.adapter, input, problems)
-  checkClaimMethods(config.adapter, input, warnings)
   checkAccountRateLimit(config.account?.rateLimit, problems)
   return { problems, warnings }
 }
@@ -225,6 +225,22 @@ function checkFeatureKeys(config: AuthConfig, problems: AuthError[]): void {
 }
 
 /**
+ * An adapter serves sign-in through the feature it carries (`features/adapter/`): a Latchkey
+ * adapter is made with it; an Auth.js adapter, or an object of methods, is given it by
+ * `withAdapterFeature` or `withPlainProviders`. Without it the adapter would be read for
+ * sessions but never written at sign-in: refused instead.
+ */
+function checkAdapterFeature(adapter: Adapter | undefined, problems: AuthError[]): void {
+  if (adapter === undefined || adapter === null || featureOf(adapter)) return
+  problems.push(
+    new InvalidParameter(
+      "adapter",
+      "is an adapter that brings no code to serve it (an Auth.js adapter, or an object of methods): write adapter: withAdapterFeature(YourAdapter(…)) with withAdapterFeature from @latchkey/core/adapters, or pass the config through withPlainProviders() from @latchkey/core/plain-providers as the Qwik bindings do. Latchkey's own adapters need neither",
+    ),
+  )
+}
+
+/**
  * The adapter methods every part of the configuration needs, named in one error: the
  * database sessions' own, and each feature's (`adapterNeeds`). A feature that cannot work
  * without an adapter at all says so with its own `MissingAdapter`.
@@ -257,40 +273,5 @@ function checkAdapter(
   )
   if (missing.length > 0) {
     problems.push(new MissingAdapterMethods(`The adapter lacks: ${missing.sort().join(", ")}`))
-  }
-}
-
-/**
- * A proof of an address (an email link, a password account's link) claims a row nobody proved
- * (docs/design/address-ownership.md), removing what a squatter attached. Through an adapter
- * without some optional methods a claim is refused: named at start-up, not at the first claim.
- * Passkeys need `deleteAuthenticator` or, as on an Auth.js adapter, `unlinkAccount` (a passkey
- * signs in through its account row); linked OAuth/OIDC accounts need `listAccountsByUserId`,
- * which no Auth.js adapter has.
- */
-function checkClaimMethods(
-  adapter: Adapter | undefined,
-  input: AssertInput,
-  warnings: ConfigWarning[],
-): void {
-  if (!adapter) return
-  const has = (name: string) => typeof (adapter as Record<string, unknown>)[name] === "function"
-  const proofs = input.providers.some(
-    (p) => p.type === "email" || (p as { passwordAccount?: unknown }).passwordAccount,
-  )
-  if (!proofs) return
-  const needs = new Set<string>()
-  const kinds = new Set(input.providers.map((p) => p.type))
-  if (kinds.has("webauthn") && !has("deleteAuthenticator") && !has("unlinkAccount")) {
-    needs.add("unlinkAccount")
-  }
-  if (kinds.has("oauth") || kinds.has("oidc")) {
-    for (const m of ["listAccountsByUserId", "unlinkAccount"]) if (!has(m)) needs.add(m)
-  }
-  if (needs.size > 0) {
-    warnings.push({
-      code: "claim-needs-methods",
-      detail: `(the adapter lacks: ${[...needs].join(", ")})`,
-    })
   }
 }

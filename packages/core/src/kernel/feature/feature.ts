@@ -25,6 +25,7 @@ import type { JWT } from "../token/jwt.js"
 import type { AdapterUser } from "../types/adapters.js"
 import type { ProviderConfig } from "../types/provider.js"
 import type { Account, Profile, User } from "../types/records.js"
+import type { SignInAttempt } from "../types/sign-in-attempt.js"
 
 export type { ConfigFeature, ConfigReport, FeatureCheckInput } from "../config/features.js"
 export { ALONGSIDE, type CarriesFeature, FEATURE } from "../types/feature-key.js"
@@ -56,6 +57,24 @@ export interface VerifiedSignIn {
    */
   token?: JWT
 }
+
+/** Who signs in: the user (and account) a verified sign-in resolves to. */
+export interface ResolvedLogin {
+  user: User
+  account: Account | null
+  isNewUser: boolean
+  /**
+   * The account was added to the signed-in user of this request: nobody signed in, and the
+   * current session goes on unchanged (no new `auth_time`, no new `amr`, no new session).
+   */
+  linkedToCurrent?: true
+}
+
+export type LoginResolver = (
+  ctx: RequestContext,
+  provider: ProviderConfig,
+  attempt: SignInAttempt,
+) => Promise<ResolvedLogin>
 
 /** The second factor of an account, as other features may ask for it. */
 export interface SecondFactor {
@@ -110,6 +129,12 @@ export interface Feature extends ConfigFeature {
   readonly callback?: (ctx: RequestContext, provider: ProviderConfig) => Promise<Outcome>
   /** What the built-in sign-in page shows of one of its providers, beyond the kernel's entry. */
   readonly signInPage?: (ctx: RequestContext, provider: ProviderConfig) => SignInPagePart
+  /**
+   * The adapter's feature (`features/adapter/`, brought by the adapter): who signs in, found,
+   * linked, created or claimed among the adapter's rows. Without it the provider's user is
+   * taken as given.
+   */
+  readonly resolveLogin?: LoginResolver
   /** After a verified first factor: an outcome here (a second factor is due) replaces the session. */
   readonly afterFirstFactor?: (
     ctx: RequestContext,
@@ -135,6 +160,14 @@ export interface Feature extends ConfigFeature {
 export function featuresOf(config: Pick<ResolvedConfig, "features">): readonly Feature[] {
   // Every feature is a whole `Feature`; the configuration types see only its configuration part.
   return config.features as readonly Feature[]
+}
+
+/** How the adapter's feature resolves who signs in, if an adapter brought it. */
+export function adapterLoginOf(
+  config: Pick<ResolvedConfig, "features">,
+): LoginResolver | undefined {
+  for (const feature of featuresOf(config)) if (feature.resolveLogin) return feature.resolveLogin
+  return undefined
 }
 
 /** The feature a provider object or a configuration value carries, if any. */

@@ -25,11 +25,11 @@ import { decodeSessionCookie } from "../session/jwt-session.js"
 import type { JWT } from "../token/jwt.js"
 import type { ProviderConfig } from "../types/provider.js"
 import type { User } from "../types/records.js"
+import type { SignInAttempt } from "../types/sign-in-attempt.js"
 import { toLocation } from "../urls/redirect.js"
 import { resolveLogin } from "./handle-login.js"
-import type { SignInAttempt } from "./sign-in-attempt.js"
 
-export type { SignInAttempt } from "./sign-in-attempt.js"
+export type { SignInAttempt } from "../types/sign-in-attempt.js"
 
 const userAgentOf = (ctx: RequestContext) => coarseUserAgent(ctx.request.headers.get("user-agent"))
 

@@ -1,8 +1,9 @@
 /**
- * What a provider kind hands to `completeSignIn` once it has verified the user. Its own module
- * because both `complete-sign-in.ts` and `handle-login.ts` (which the former calls) use it.
+ * What a provider kind hands to `completeSignIn` once it has verified the user. Among the
+ * types, because the kernel's sign-in and the adapter's feature (which resolves the user among
+ * its rows) both read it.
  */
-import type { Account, Profile, User } from "../types/records.js"
+import type { Account, Profile, User } from "./records.js"
 
 export interface SignInAttempt {
   /** The user as the provider (or `authorize`) describes them; for OAuth, the adapter's user if known. */
