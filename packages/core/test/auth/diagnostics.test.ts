@@ -9,7 +9,14 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { Account } from "../../src/account.js"
 import { Auth } from "../../src/index.js"
 import { StoreError } from "../../src/kernel/errors/errors.js"
-import { isUserEvent, type LogCode, WARNING_TEXT } from "../../src/kernel/errors/warnings.js"
+import { adapterFeature } from "../../src/features/adapter/index.js"
+import { passwordFeature } from "../../src/features/password/index.js"
+import { twoFactorFeature } from "../../src/features/two-factor/index.js"
+import {
+  isUserEvent,
+  type LogCode,
+  WARNING_TEXT as KERNEL_TEXTS,
+} from "../../src/kernel/errors/warnings.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore, type Store } from "../../src/store.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -22,6 +29,14 @@ import {
   signOut,
 } from "../revocation/helpers.js"
 import { Jar, makeConfig, recordingLogger, req, signInWithCredentials } from "./helpers.js"
+
+/** Every code's sentence: the kernel's and those of the features that log codes of their own. */
+const FEATURES_WITH_TEXTS = [adapterFeature, passwordFeature, twoFactorFeature]
+const WARNING_TEXT: Readonly<Record<string, string>> = Object.assign(
+  {},
+  KERNEL_TEXTS,
+  ...FEATURES_WITH_TEXTS.map((feature) => feature.logTexts),
+)
 
 afterEach(() => {
   vi.unstubAllEnvs()

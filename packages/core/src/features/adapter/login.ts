@@ -123,7 +123,9 @@ async function resolveAccountLogin(
       await assertStepUp(ctx.config, current)
       if (provider.type !== "webauthn") await countAccountChange(ctx, current.userId)
       await link(decision.user)
-      return { user: decision.user, account, isNewUser: false, linkedToCurrent: true }
+      // The session goes on as read (a re-issue while it was read keeps its `auth_time`).
+      const linkedToCurrent = { cookies: current.cookies }
+      return { user: decision.user, account, isNewUser: false, linkedToCurrent }
     }
     case "link-by-email":
       await link(decision.user)

@@ -39,6 +39,10 @@ const OP_NEEDS: Record<PasswordAccountOp, readonly string[]> = {
 
 export const passwordFeature: Feature = {
   id: "password",
+  logTexts: {
+    "password-refused":
+      "A password action other than a sign-in (sign-up, reset, change, removal) was refused for a reason the user can fix: a new password the rules refuse, an expired link, no session. A user event, logged at debug.",
+  },
   routes: { password: { GET: passwordGet, POST: passwordPost } },
   callback: (ctx, provider) =>
     credentialsSignIn(ctx, provider as PasswordConfig, (fields) =>

@@ -19,6 +19,10 @@ import type { TwoFactorOptions } from "./types.js"
 
 export const twoFactorFeature: Feature = {
   id: "two-factor",
+  logTexts: {
+    "two-factor-refused":
+      "A second-factor code or recovery code was refused (wrong, already used, or the step expired). Logged every time, as a security log needs each failed attempt; the per-user attempt limit applies. Many in a row for one account: someone may hold its password.",
+  },
   perIsolate: "a TOTP code is single-use per isolate and second-factor attempts count per isolate",
   resolve(config, report) {
     const options = (config as { twoFactor?: TwoFactorOptions }).twoFactor

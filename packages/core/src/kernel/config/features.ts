@@ -5,7 +5,7 @@
  * nothing that depends on a resolved configuration.
  */
 import type { AuthError } from "../errors/errors.js"
-import type { WarningCode } from "../errors/warnings.js"
+import type { LogTexts, WarningCode } from "../errors/warnings.js"
 import {
   ALONGSIDE,
   type CarriesFeature,
@@ -48,6 +48,8 @@ export interface ConfigFeature extends FeatureIdentity {
    * one where every isolate has its own memory: one phrase for the `store-per-isolate` warning.
    */
   readonly perIsolate?: string
+  /** The sentences of the log codes only this feature's code logs (the rest are the kernel's). */
+  readonly logTexts?: LogTexts
 }
 
 /** The feature a provider object or a configuration value carries, if any. */

@@ -8,6 +8,7 @@ import { buildCookies } from "../cookies/defaults.js"
 import { generateSessionToken } from "../crypto/random.js"
 import { skipCSRFCheck } from "../csrf/skip.js"
 import { AdapterError, type AuthError, InvalidConfiguration } from "../errors/errors.js"
+import { type LogTexts, WARNING_TEXT } from "../errors/warnings.js"
 import { createLogger, type Logger } from "../logger/logger.js"
 import { defaultStore } from "../rate-limit/memory-store.js"
 import { readProcessEnv } from "../runtime/process-env.js"
@@ -114,6 +115,13 @@ function collectFeatures(
   return [...found]
 }
 
+/** The sentence of every code the configuration can log: the kernel's, then its features'. */
+function logTextsOf(features: readonly ConfigFeature[]): LogTexts {
+  const own = features.filter((feature) => feature.logTexts)
+  if (own.length === 0) return WARNING_TEXT
+  return Object.assign({}, WARNING_TEXT, ...own.map((feature) => feature.logTexts))
+}
+
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
 
 /** The resolved form of `config`, computed on first use and cached by object identity. */
@@ -126,8 +134,9 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
 }
 
 function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
-  const logger = createLogger(config)
   const { providers, problems: providerProblems } = normaliseProviders(config.providers)
+  const features = collectFeatures(config, providers)
+  const logger = createLogger(config, logTextsOf(features))
   const secret = secretList(config.secret)
   const adapter = config.adapter ? wrapAdapter(config.adapter, logger) : undefined
   const sessionMaxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE
@@ -150,7 +159,6 @@ function buildResolvedConfig(config: AuthConfig): ResolvedConfig {
   })
   const url = config.url !== undefined && URL.canParse(config.url) ? new URL(config.url) : undefined
 
-  const features = collectFeatures(config, providers)
   const featureReport: ConfigReport = { problems: [], warnings: [] }
   const settings = new Map<string, unknown>()
   for (const feature of features) {

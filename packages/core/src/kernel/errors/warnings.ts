@@ -69,7 +69,15 @@ export function isUserEvent(code: LogCode): code is UserEventCode {
   return USER_EVENTS.has(code)
 }
 
-export const WARNING_TEXT: Readonly<Record<LogCode, string>> = Object.freeze({
+/** Sentences by code: the kernel's (`WARNING_TEXT`), and each feature's own (`Feature.logTexts`). */
+export type LogTexts = Readonly<Partial<Record<LogCode, string>>>
+
+/**
+ * The sentences of the codes the kernel logs. A code only one feature's code logs has its
+ * sentence in that feature (`logTexts`), so an app carries only the sentences it can print; the
+ * logger of a configuration reads both.
+ */
+export const WARNING_TEXT: LogTexts = Object.freeze({
   "debug-enabled":
     "`debug: true` logs every auth request step. Remove `debug: true` before going to production.",
   "csrf-disabled":
@@ -90,32 +98,30 @@ export const WARNING_TEXT: Readonly<Record<LogCode, string>> = Object.freeze({
     "An OAuth sign-in came back without a valid state, PKCE or nonce cookie (it expired, was already used, or the callback was opened in another browser); the user was sent to the sign-in page to start again. Frequent for one provider: check that its callback URL uses the same host as AUTH_URL.",
   "credentials-refused":
     "A credentials sign-in was refused (authorize returned null or threw CredentialsSignin). Logged every time, as a security log needs each failed attempt; rate limits apply.",
-  "two-factor-refused":
-    "A second-factor code or recovery code was refused (wrong, already used, or the step expired). Logged every time, as a security log needs each failed attempt; the per-user attempt limit applies. Many in a row for one account: someone may hold its password.",
   "reauthentication-required":
     "A change that adds a way into the account or changes its settings (a passkey, a linked account, two-factor) was refused: the session's sign-in is not recent, or lacks the second factor the account has on. The user was asked to sign in again; a copied session cannot do it. A user event, logged at debug.",
   "host-mismatch":
     "A request reached the app on a different origin than AUTH_URL's, so cookies are set for one host and redirects go to the other: the user looks signed out. Open the app at AUTH_URL, or change AUTH_URL.",
   "account-refused":
     "An account change (passkey, session or linked account) was refused: signed out, no recent sign-in, a CSRF check failed, an item not in this account, or the last way to sign in. A user event, logged at debug.",
-  "password-refused":
-    "A password action other than a sign-in (sign-up, reset, change, removal) was refused for a reason the user can fix: a new password the rules refuse, an expired link, no session. A user event, logged at debug.",
   "account-api-unsupported":
     "The adapter lacks optional methods of the account API: those sections of GET /account are null and those changes answer 501 NotSupportedByAdapter. Use an adapter that implements them (e.g. @latchkey/adapter-postgres).",
-  "account-claimed":
-    "A proof of an email address (email link, verification or reset link, or a provider that vouches for it) met an account whose address was never proved, and claimed it: its passkeys, linked accounts, password and two-factor were removed and its sessions ended; the prover is signed in with the same user id. Expected when someone had set up an account for an address they do not own; clear what the app keeps for the user in events.accountClaimed.",
-  "claim-sessions-not-ended":
-    'An address claim could not end the earlier JWT sessions of the account, because session.revocation is "off": their cookies work until they expire. Set session.revocation to "reissue" or "strict".',
-  "claim-needs-methods":
-    "A proof of an address (an email link, a password reset or verification link) claims an account nobody proved by removing what was attached to it; this adapter lacks methods for that, so such a proof is refused (MissingAdapterMethods) where the account has a linked provider account or a passkey. Implement the methods below (an Auth.js adapter has none of listAccountsByUserId), or use a Latchkey adapter (@latchkey/adapter-postgres).",
   "store-per-isolate":
     'No shared `store` is set, and this runtime serves the app from many isolates, each with its own memory: what Latchkey keeps in the store holds per isolate only (weakened below). Set `store` to a shared one: @latchkey/store-durable-object on Cloudflare, @latchkey/store-upstash (HTTP) on Vercel Edge, Netlify Edge or Deno Deploy, or @latchkey/store-redis where TCP connections work (see the README\'s "Several instances").',
   "client-ip-unreadable":
     "`rateLimit.getClientIp` returned something that is not an IPv4 or IPv6 address (an optional port and brackets are fine), so that request was not counted by the per-IP limit. Return the client's address, e.g. from the header your proxy sets, or leave getClientIp out to use X-Forwarded-For, X-Real-IP and the connection.",
 })
 
-/** The sentence for `code`, followed by the call's own detail (what failed, which setting). */
-export function warningText(code: LogCode, detail: string | undefined): string {
-  const text = WARNING_TEXT[code]
+/**
+ * The sentence for `code` in `texts`, followed by the call's own detail (what failed, which
+ * setting). A code without one (a feature's, logged where that feature is not configured) is
+ * named instead, never printed as "undefined".
+ */
+export function warningText(
+  code: LogCode,
+  detail: string | undefined,
+  texts: LogTexts = WARNING_TEXT,
+): string {
+  const text = texts[code] ?? `(${code})`
   return detail ? `${text} ${detail}` : text
 }

@@ -20,6 +20,7 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import type { AuthAction } from "../http/actions.js"
 import type { RequestContext } from "../http/context.js"
 import type { Outcome } from "../http/outcome.js"
+import type { DatabaseSessions } from "../session/database-sessions.js"
 import type { SessionHooks } from "../session/feature-hooks.js"
 import type { JWT } from "../token/jwt.js"
 import type { AdapterUser } from "../types/adapters.js"
@@ -65,9 +66,10 @@ export interface ResolvedLogin {
   isNewUser: boolean
   /**
    * The account was added to the signed-in user of this request: nobody signed in, and the
-   * current session goes on unchanged (no new `auth_time`, no new `amr`, no new session).
+   * current session goes on unchanged (no new `auth_time`, no new `amr`, no new session), with
+   * the cookies its read set.
    */
-  linkedToCurrent?: true
+  linkedToCurrent?: { readonly cookies: readonly import("../types/cookies.js").ResponseCookie[] }
 }
 
 export type LoginResolver = (
@@ -135,6 +137,8 @@ export interface Feature extends ConfigFeature {
    * taken as given.
    */
   readonly resolveLogin?: LoginResolver
+  /** The adapter's feature: database sessions, rows of the adapter (`session.strategy: "database"`). */
+  readonly databaseSessions?: DatabaseSessions
   /** After a verified first factor: an outcome here (a second factor is due) replaces the session. */
   readonly afterFirstFactor?: (
     ctx: RequestContext,

@@ -11,7 +11,8 @@ import { revocationBackend } from "../revocation/index.js"
 import { accountStamp, asStoreError } from "../revocation/stamp.js"
 import { nowSeconds } from "../runtime/time.js"
 import type { SessionContext } from "../session/context.js"
-import { issueDatabaseSession, issueJwtSession } from "../session/issue.js"
+import { databaseSessionsOf } from "../session/database-sessions.js"
+import { issueJwtSession } from "../session/issue.js"
 import type { JWT } from "../token/jwt.js"
 import type { ResponseCookie } from "../types/cookies.js"
 
@@ -112,7 +113,7 @@ async function endDatabaseSessions(
   }
   await adapter.deleteUserSessions?.(userId)
   if (!keep) return []
-  const { cookies } = await issueDatabaseSession(
+  const { cookies } = await databaseSessionsOf(keep.sctx.config).issue(
     keep.sctx,
     { id: userId, proven: keep.proven },
     { amr: keep.facts.amr ? [...keep.facts.amr] : undefined, authTime: keep.facts.authTime },

@@ -14,7 +14,7 @@
  */
 import { AuthError } from "../errors/errors.js"
 import type { LogCode, UserEventCode, WarningCode } from "../errors/warnings.js"
-import { isUserEvent, warningText } from "../errors/warnings.js"
+import { isUserEvent, type LogTexts, WARNING_TEXT, warningText } from "../errors/warnings.js"
 
 /** Log sink. Every level may be replaced on its own; nothing passed here carries a secret. */
 export interface LoggerInstance {
@@ -83,10 +83,14 @@ function firstTime(sink: object, code: WarningCode, detail: string | undefined):
   return true
 }
 
-export function createLogger(config: {
-  logger?: Partial<LoggerInstance>
-  debug?: boolean
-}): Logger {
+/** `texts`: the sentence of each code (the kernel's, and those of the configured features). */
+export function createLogger(
+  config: {
+    logger?: Partial<LoggerInstance>
+    debug?: boolean
+  },
+  texts: LogTexts = WARNING_TEXT,
+): Logger {
   const custom = config.logger ?? {}
   const debugEnabled = config.debug === true || typeof custom.debug === "function"
   const error = custom.error ?? consoleLogger.error
@@ -102,14 +106,14 @@ export function createLogger(config: {
     warn(code: WarningCode, detail?: string) {
       try {
         if (PER_ATTEMPT.has(code) || firstTime(warn, code, detail))
-          warn(code, warningText(code, detail))
+          warn(code, warningText(code, detail, texts))
         else if (debugEnabled) debug(`warning ${code} (repeat)`, detail ? { detail } : undefined)
       } catch {}
     },
     event(code: UserEventCode, detail?: string) {
       if (!debugEnabled) return
       try {
-        debug(`[${code}] ${warningText(code, detail)}`)
+        debug(`[${code}] ${warningText(code, detail, texts)}`)
       } catch {}
     },
     debug(message: string, metadata?: Record<string, unknown>) {

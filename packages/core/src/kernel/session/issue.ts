@@ -1,14 +1,14 @@
-/** Writing a new session at sign-in, for either strategy. Always a new token (no fixation). */
+/**
+ * Writing a new JWT session. Always a new token (no fixation). A database session's row is the
+ * adapter's to write (`databaseSessionsOf(config).issue`).
+ */
 
 import { presentSessionCookieNames, writeSessionCookies } from "../cookies/session-store.js"
 import { absoluteClockStart, sessionExpiry } from "../revocation/index.js"
-import { accountStamp } from "../revocation/stamp.js"
 import { nowSeconds } from "../runtime/time.js"
 import type { JWT } from "../token/jwt.js"
-import type { AdapterSession } from "../types/adapters.js"
 import type { ResponseCookie } from "../types/cookies.js"
 import type { SessionContext } from "./context.js"
-import { withTokenFacts } from "./token-facts.js"
 
 /** Encrypt `token` into the session cookie(s), replacing whatever the request carried. */
 export async function issueJwtSession(sctx: SessionContext, token: JWT): Promise<ResponseCookie[]> {
@@ -25,74 +25,4 @@ export async function issueJwtSession(sctx: SessionContext, token: JWT): Promise
   const expires = new Date(end * 1000)
   const present = presentSessionCookieNames(sctx.requestCookies, name)
   return writeSessionCookies(name, value, { ...options, expires }, present)
-}
-
-/**
- * A new database session row for `user` with a fresh token. The request's previous session
- * row, if any, is deleted: the old cookie value stops working (session fixation, ASVS 7.2.4).
- *
- * An adapter with the account API stores the sign-in facts in the row's own columns; any other
- * (an Auth.js adapter) gets them, with the account's state stamp, in the token itself
- * (`token-facts.ts`), so its sessions can count as recent and can be ended by a claim or a reset.
- * `facts.authTime` carries a re-issued session's sign-in over (default: now, a new sign-in).
- */
-export async function issueDatabaseSession(
-  sctx: SessionContext,
-  user: { id: string; proven: boolean },
-  facts: {
-    userAgent?: string | undefined
-    amr?: string[] | undefined
-    authTime?: number | undefined
-  } = {},
-): Promise<{ cookies: ResponseCookie[]; sessionToken: string; expires: Date }> {
-  const { config } = sctx
-  const adapter = config.adapter!
-  const { name, options } = sctx.cookies.sessionToken
-  const previous = sctx.requestCookies[name]
-  const now = nowSeconds()
-  const authTime = facts.authTime ?? now
-  // Only an adapter with the account API's session methods stores these fields and keeps the
-  // bound; an Auth.js adapter (Prisma, Drizzle…) may refuse columns or arguments it does not
-  // know, and keeps its rows until they expire or the user signs out, as in Auth.js.
-  const latchkey = typeof adapter.listSessionsByUserId === "function"
-  const sessionToken = latchkey
-    ? config.session.generateSessionToken()
-    : withTokenFacts(config.session.generateSessionToken(), {
-        authTime,
-        amr: facts.amr ?? [],
-        stamp: await accountStamp(config, user.id),
-        unproven: !user.proven,
-      })
-  const expires = new Date((now + config.session.maxAge) * 1000)
-  const row: AdapterSession = { sessionToken, userId: user.id, expires }
-  if (latchkey) {
-    const at = new Date(now * 1000)
-    Object.assign(row, {
-      id: crypto.randomUUID(),
-      createdAt: at,
-      lastSeenAt: at,
-      authTime: new Date(authTime * 1000),
-      userAgent: facts.userAgent ?? null,
-      amr: facts.amr ?? null,
-    })
-  }
-  // Bounded when written: a script with one valid password must not grow the user's rows.
-  const created = latchkey
-    ? await adapter.createSession!(row, { maxPerUser: config.session.maxListedSessions })
-    : await adapter.createSession!(row)
-  if (previous && previous !== sessionToken) {
-    try {
-      await adapter.deleteSession!(previous)
-    } catch {
-      // Already gone (or never existed): nothing left to revoke.
-    }
-  }
-  const present = presentSessionCookieNames(sctx.requestCookies, name)
-  const cookies = writeSessionCookies(
-    name,
-    created.sessionToken,
-    { ...options, expires: created.expires },
-    present,
-  )
-  return { cookies, sessionToken: created.sessionToken, expires: created.expires }
 }

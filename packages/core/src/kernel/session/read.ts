@@ -2,7 +2,7 @@
 
 import { sessionCookieCandidates } from "../token/read-request.js"
 import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
-import { readDatabaseSession } from "./database-session.js"
+import { databaseSessionsOf } from "./database-sessions.js"
 import { readJwtSession } from "./jwt-session.js"
 
 export async function readSession(
@@ -14,5 +14,5 @@ export async function readSession(
   if (candidates.length === 0) return { session: null, cookies: [] }
   return sctx.config.session.strategy === "jwt"
     ? readJwtSession(sctx, update, candidates)
-    : readDatabaseSession(sctx, update)
+    : databaseSessionsOf(sctx.config).read(sctx, update)
 }

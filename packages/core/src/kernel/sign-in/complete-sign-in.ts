@@ -10,7 +10,6 @@ import { featureOf, featuresOf, type VerifiedSignIn } from "../feature/feature.j
 
 export type { VerifiedSignIn }
 
-import { currentSessionOf } from "../account/current-session.js"
 import { isEmailProven } from "../account/email-ownership.js"
 import { coarseUserAgent } from "../account/user-agent.js"
 import type { CallbacksOptions } from "../config/auth-config.js"
@@ -19,8 +18,9 @@ import { emitEvent } from "../events/emit.js"
 import { addCookies, pageUrl, type RequestContext } from "../http/context.js"
 import { type Outcome, redirect } from "../http/outcome.js"
 import { newSessionClaims, revokeReplacedSession } from "../revocation/index.js"
+import { databaseSessionsOf } from "../session/database-sessions.js"
 import { sessionContext } from "../session/from-request.js"
-import { issueDatabaseSession, issueJwtSession } from "../session/issue.js"
+import { issueJwtSession } from "../session/issue.js"
 import { decodeSessionCookie } from "../session/jwt-session.js"
 import type { JWT } from "../token/jwt.js"
 import type { ProviderConfig } from "../types/provider.js"
@@ -45,7 +45,12 @@ export async function completeSignIn(
 
   const { user, account, isNewUser, linkedToCurrent } = await resolveLogin(ctx, provider, attempt)
   await attempt.afterLogin?.(user)
-  if (linkedToCurrent) return keepCurrentSession(ctx, provider, attempt.callbackUrl)
+  if (linkedToCurrent) {
+    // Nobody signed in: the current session goes on as it is, and no `signIn` event fires.
+    addCookies(ctx, linkedToCurrent.cookies)
+    ctx.logger.debug("account linked to the current session", { provider: provider.id })
+    return redirect(attempt.callbackUrl)
+  }
   const amr = attempt.amr ?? firstFactorAmr(provider)
   const signIn: VerifiedSignIn = {
     user,
@@ -159,7 +164,7 @@ export async function issueSignIn(
     }
   } else {
     if (!user.id) throw new AccessDenied("A database session needs a user id")
-    const { cookies } = await issueDatabaseSession(
+    const { cookies } = await databaseSessionsOf(config).issue(
       sctx,
       { id: user.id, proven: !unproven },
       {
@@ -187,22 +192,6 @@ export async function issueSignIn(
     return redirect(pageUrl(ctx, "newUser", { callbackUrl: signIn.callbackUrl }))
   }
   return redirect(signIn.callbackUrl)
-}
-
-/**
- * A passkey or provider account added to the signed-in user: the current session goes on as it
- * is (a re-issue while it was read keeps its `auth_time` and `amr`), and no `signIn` event
- * fires: nobody signed in. Then to the callback URL, as after a sign-in.
- */
-async function keepCurrentSession(
-  ctx: RequestContext,
-  provider: ProviderConfig,
-  callbackUrl: string,
-): Promise<Outcome> {
-  const current = await currentSessionOf(ctx)
-  addCookies(ctx, current.cookies)
-  ctx.logger.debug("account linked to the current session", { provider: provider.id })
-  return redirect(callbackUrl)
 }
 
 /**

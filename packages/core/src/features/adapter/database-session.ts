@@ -4,16 +4,20 @@
  * it writes nothing and sets no cookie. A missing row is an unreadable session: cookie cleared.
  */
 
-import type { CallbacksOptions } from "../config/auth-config.js"
-import { clearSessionCookies, presentSessionCookieNames } from "../cookies/session-store.js"
-import { SessionTokenError } from "../errors/errors.js"
-import { emitEvent } from "../events/emit.js"
-import { accountStamp } from "../revocation/stamp.js"
-import type { AdapterSession, AdapterUser } from "../types/adapters.js"
-import type { Session } from "../types/records.js"
-import type { SessionContext, SessionResult, SessionUpdate } from "./context.js"
-import { markSession, userHasError } from "./feature-hooks.js"
-import { tokenFacts } from "./token-facts.js"
+import type { CallbacksOptions } from "../../kernel/config/auth-config.js"
+import {
+  clearSessionCookies,
+  presentSessionCookieNames,
+} from "../../kernel/cookies/session-store.js"
+import { SessionTokenError } from "../../kernel/errors/errors.js"
+import { emitEvent } from "../../kernel/events/emit.js"
+import { accountStamp } from "../../kernel/revocation/stamp.js"
+import type { SessionContext, SessionResult, SessionUpdate } from "../../kernel/session/context.js"
+import { rememberRowRead } from "../../kernel/session/database-sessions.js"
+import { markSession, userHasError } from "../../kernel/session/feature-hooks.js"
+import { tokenFacts } from "../../kernel/session/token-facts.js"
+import type { AdapterSession, AdapterUser } from "../../kernel/types/adapters.js"
+import type { Session } from "../../kernel/types/records.js"
 
 type SessionParams = Parameters<Required<CallbacksOptions>["session"]>[0]
 
@@ -34,19 +38,6 @@ async function endedByStamp(
   if (!carried || revocation === "off") return false
   if (!(sliding || carried.unproven || revocation === "strict")) return false
   return carried.stamp < (await accountStamp(sctx.config, userId))
-}
-
-/**
- * The row (and user) a read found, by the session context it read with: `currentSession` acts
- * for the user with the row just read instead of reading it again (one query per request).
- */
-const rowsRead = new WeakMap<SessionContext, { session: AdapterSession; user: AdapterUser }>()
-
-/** The row the last successful read with `sctx` found, as it is after the read (slid or not). */
-export function rowReadWith(
-  sctx: SessionContext,
-): { session: AdapterSession; user: AdapterUser } | undefined {
-  return rowsRead.get(sctx)
 }
 
 export async function readDatabaseSession(
@@ -106,7 +97,7 @@ export async function readDatabaseSession(
       markSession(session as Session)
     }
     await emitEvent(config.events, logger, "session", { session: session as Session })
-    if (session) rowsRead.set(sctx, { session: row, user })
+    if (session) rememberRowRead(sctx, { session: row, user })
     return { session: session as Session, cookies }
   } catch (cause) {
     // The database may be down: keep the cookie so the user is signed in again once it is back.
