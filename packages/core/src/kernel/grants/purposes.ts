@@ -61,7 +61,7 @@ export const GRANT_PURPOSES = {
   "database-session": {
     carrier: "session row",
     binding: "account-state",
-    mintedIn: ["kernel/session/issue.ts"],
+    mintedIn: ["features/adapter/issue-session.ts"],
   },
   "passkey-challenge": {
     carrier: "sealed cookie",
