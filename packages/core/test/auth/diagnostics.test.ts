@@ -7,15 +7,15 @@
 import { readFileSync } from "node:fs"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Account } from "../../src/account.js"
-import { Auth } from "../../src/index.js"
-import { StoreError } from "../../src/kernel/errors/errors.js"
 import { adapterFeature } from "../../src/features/adapter/index.js"
 import { passwordFeature } from "../../src/features/password/index.js"
 import { twoFactorFeature } from "../../src/features/two-factor/index.js"
+import { Auth } from "../../src/index.js"
+import { StoreError } from "../../src/kernel/errors/errors.js"
 import {
   isUserEvent,
-  type LogCode,
   WARNING_TEXT as KERNEL_TEXTS,
+  type LogCode,
 } from "../../src/kernel/errors/warnings.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore, type Store } from "../../src/store.js"
