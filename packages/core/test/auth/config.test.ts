@@ -211,6 +211,41 @@ describe("configuration check", () => {
     expect(served.configError).toBeUndefined()
   })
 
+  it("withAdapterFeature keeps a class-based adapter's prototype methods, and copies a frozen one", async () => {
+    class SessionsOnly {
+      async createSession() {
+        return null
+      }
+      async getSessionAndUser() {
+        return null
+      }
+      async updateSession() {
+        return null
+      }
+      async deleteSession() {}
+    }
+    const instance = new SessionsOnly()
+    const marked = withAdapterFeature(instance as unknown as Adapter)
+    expect(marked).toBe(instance)
+    expect(resolveConfig({ ...makeConfig(), adapter: marked }).configError).toBeUndefined()
+    const frozen = Object.freeze(new SessionsOnly()) as unknown as Adapter
+    const copy = withAdapterFeature(frozen)
+    expect(copy).not.toBe(frozen)
+    expect(copy.getSessionAndUser).toBe(frozen.getSessionAndUser)
+    expect(resolveConfig({ ...makeConfig(), adapter: copy }).configError).toBeUndefined()
+  })
+
+  it("withPlainProviders gives an Auth.js adapter its feature (the Qwik bindings' path)", async () => {
+    const plain = {
+      createSession: async () => null,
+      getSessionAndUser: async () => null,
+      updateSession: async () => null,
+      deleteSession: async () => {},
+    } as unknown as Adapter
+    const config = await withPlainProviders({ ...makeConfig(), adapter: plain })
+    expect(resolveConfig(config).configError).toBeUndefined()
+  })
+
   it.each([
     ["twoFactor", { issuer: "App" }, "TwoFactor({ … }) from @latchkey/core/two-factor"],
     ["organizations", { maxPerUser: 3 }, "Organizations({ … }) from @latchkey/core/organizations"],
