@@ -13,7 +13,7 @@
  * @module @latchkey/adapter-test
  */
 import type { Adapter } from "@latchkey/core/adapters"
-import { afterAll, beforeAll, describe } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { accountApiTests } from "./account-api.js"
 import { accountTests } from "./accounts.js"
 import { authenticatorTests } from "./authenticators.js"
@@ -59,6 +59,15 @@ export function runAdapterContract(options: ContractOptions): void {
     })
     afterAll(async () => {
       await options.teardown?.()
+    })
+
+    // A Latchkey adapter is made with `withAdapterFeature`, so `Auth()` takes it as it is (an
+    // Auth.js adapter needs the call, or `withPlainProviders`).
+    it("carries the adapter feature (made with withAdapterFeature)", () => {
+      const carried = (context.raw as unknown as Record<symbol, { id?: unknown } | undefined>)[
+        Symbol.for("latchkey.feature")
+      ]
+      expect(carried?.id).toBe("adapter")
     })
 
     userTests(context)
