@@ -7,7 +7,7 @@
 
 import { DrizzleAdapter as AuthJsDrizzleAdapter } from "@auth/drizzle-adapter"
 import { Auth, type AuthConfig } from "@latchkey/core"
-import type { Adapter } from "@latchkey/core/adapters"
+import { type Adapter, withAdapterFeature } from "@latchkey/core/adapters"
 import type { SendVerificationRequestParams } from "@latchkey/core/providers/email"
 import Nodemailer from "@latchkey/core/providers/nodemailer"
 import { MemoryStore } from "@latchkey/core/store"
@@ -139,7 +139,8 @@ describe.skipIf(!mysqlUrl)("the same race on MySQL with @auth/drizzle-adapter", 
     try {
       const tables = authJsMysqlTables()
       await migrateTo(database, await migrationFor("mysql", tables))
-      const adapter = AuthJsDrizzleAdapter(database.db as never) as Adapter
+      // As an app calling Auth() itself hands it an Auth.js adapter.
+      const adapter = withAdapterFeature(AuthJsDrizzleAdapter(database.db as never) as Adapter)
       const { config, sent } = configFor(adapter, "jwt")
       const answers = await raceOneLink(config, sent)
       expect(signedIn(answers)).toBeGreaterThan(1)

@@ -6,7 +6,7 @@
  * on better-sqlite3 the database is made at once; on a server the adapter's methods wait for
  * theirs.
  */
-import type { Adapter } from "@latchkey/core/adapters"
+import { type Adapter, withAdapterFeature } from "@latchkey/core/adapters"
 import Database from "better-sqlite3"
 import { drizzle as betterSqlite } from "drizzle-orm/better-sqlite3"
 import { DrizzleAdapter } from "../src/index.js"
@@ -57,9 +57,12 @@ function onBetterSqlite3(ddl: string[]): Adapter {
   return DrizzleAdapter(betterSqlite(client), { schema: schemas.sqlite })
 }
 
-/** An adapter whose methods (the names given) each wait for `ready` first. */
+/**
+ * An adapter whose methods (the names given) each wait for `ready` first. A Latchkey adapter,
+ * as the one it waits for: it carries the adapter feature.
+ */
 function waitingFor(ready: Promise<Adapter>, methods: string[]): Adapter {
-  return Object.fromEntries(
+  const waiting = Object.fromEntries(
     methods.map((name) => [
       name,
       async (...args: unknown[]) =>
@@ -68,4 +71,5 @@ function waitingFor(ready: Promise<Adapter>, methods: string[]): Adapter {
         ),
     ]),
   ) as Adapter
+  return withAdapterFeature(waiting)
 }
