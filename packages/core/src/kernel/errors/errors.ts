@@ -75,8 +75,36 @@ export interface ErrorDetails {
   [key: string]: unknown
 }
 
+/** Marks every Latchkey error, whichever copy of this module made it (`Symbol.for`). */
+const AUTH_ERROR = Symbol.for("latchkey.auth-error")
+
+/** What names a class across copies of this module: its own `brand`, else its own `type`. */
+function classKey(ctor: unknown): string | undefined {
+  if (typeof ctor !== "function") return undefined
+  if (Object.hasOwn(ctor, "brand")) return (ctor as unknown as { brand: string }).brand
+  return Object.hasOwn(ctor, "type") ? (ctor as unknown as { type: string }).type : undefined
+}
+
 /** Base class of every Latchkey error. `instanceof AuthError` catches them all. */
 export class AuthError extends Error {
+  /**
+   * `instanceof` also knows the errors of another copy of this module. An app that bundles the
+   * core while an adapter package is loaded from `node_modules` runs two copies, and the adapter
+   * feature's refusals (`OAuthAccountNotLinked`…) come from the adapter's: they are still this
+   * class's instances when the same class (by `type`, or `brand` for the classes without one
+   * of their own) is in their prototype chain.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true
+    if (typeof value !== "object" || value === null || !(AUTH_ERROR in value)) return false
+    const wanted = classKey(this)
+    if (wanted === undefined) return false
+    for (let proto = Object.getPrototypeOf(value); proto; proto = Object.getPrototypeOf(proto)) {
+      if (classKey(proto.constructor) === wanted) return true
+    }
+    return false
+  }
+
   /** The stable identifier of this failure. Subclasses override it. */
   static type: ErrorType = "AuthError"
   /** Which page a request ending in this error is sent to. */
@@ -113,8 +141,11 @@ export class AuthError extends Error {
   }
 }
 
+Object.defineProperty(AuthError.prototype, AUTH_ERROR, { value: true })
+
 /** Errors that send the user back to the sign-in page rather than the error page. */
 export class SignInError extends AuthError {
+  static brand = "SignInError"
   static override kind: ErrorKind = "signIn"
 }
 
@@ -157,6 +188,7 @@ export class CredentialsSignin extends SignInError {
  * (`?error=CredentialsSignin&code=email-unverified`).
  */
 export class EmailUnverified extends CredentialsSignin {
+  static override brand = "EmailUnverified"
   override code = "email-unverified"
 }
 
