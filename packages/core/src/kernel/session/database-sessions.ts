@@ -39,23 +39,28 @@ export function databaseSessionsOf(config: Pick<ResolvedConfig, "features">): Da
   throw new TypeError("Database sessions need an adapter that carries its feature")
 }
 
+type RowRead = { session: AdapterSession; user: AdapterUser }
+
 /**
  * The row (and user) a read found, by the session context it read with: `currentSession` acts
- * for the user with the row just read instead of reading it again (one query per request).
+ * for the user with the row just read instead of reading it again (one query per request). One
+ * map for every copy of this module: an app that bundles the core while an adapter package
+ * loads its own from `node_modules` reads with one copy and acts with the other.
  */
-const rowsRead = new WeakMap<SessionContext, { session: AdapterSession; user: AdapterUser }>()
+const ROWS_READ = Symbol.for("latchkey.database-session-rows-read")
+
+function rowsRead(): WeakMap<SessionContext, RowRead> {
+  const shared = globalThis as { [ROWS_READ]?: WeakMap<SessionContext, RowRead> }
+  shared[ROWS_READ] ??= new WeakMap()
+  return shared[ROWS_READ]
+}
 
 /** Records the row a successful read with `sctx` found, as it is after the read. */
-export function rememberRowRead(
-  sctx: SessionContext,
-  found: { session: AdapterSession; user: AdapterUser },
-): void {
-  rowsRead.set(sctx, found)
+export function rememberRowRead(sctx: SessionContext, found: RowRead): void {
+  rowsRead().set(sctx, found)
 }
 
 /** The row the last successful read with `sctx` found, as it is after the read (slid or not). */
-export function rowReadWith(
-  sctx: SessionContext,
-): { session: AdapterSession; user: AdapterUser } | undefined {
-  return rowsRead.get(sctx)
+export function rowReadWith(sctx: SessionContext): RowRead | undefined {
+  return rowsRead().get(sctx)
 }
