@@ -95,9 +95,12 @@ export class AuthError extends Error {
    * of their own) is in their prototype chain.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true
+    // `this` is the class on the right of `instanceof` (a subclass inherits this method).
+    // biome-ignore lint/complexity/noThisInStatic: the subclass asked about, not AuthError
+    const asked = this
+    if (Function.prototype[Symbol.hasInstance].call(asked, value)) return true
     if (typeof value !== "object" || value === null || !(AUTH_ERROR in value)) return false
-    const wanted = classKey(this)
+    const wanted = classKey(asked)
     if (wanted === undefined) return false
     for (let proto = Object.getPrototypeOf(value); proto; proto = Object.getPrototypeOf(proto)) {
       if (classKey(proto.constructor) === wanted) return true
