@@ -195,13 +195,17 @@ describe("configuration check", () => {
     expect(problem.message).toBe("The adapter lacks: createSession, deleteSession, updateSession")
   })
 
-  it("an adapter that carries no code to serve it (an Auth.js adapter) given to Auth() is refused, naming withAdapterFeature", () => {
-    const plain = {
+  /** An Auth.js-style adapter: an object of the database-session methods, no feature. */
+  const sessionMethodsOnly = (): Adapter =>
+    ({
       createSession: async () => null,
       getSessionAndUser: async () => null,
       updateSession: async () => null,
       deleteSession: async () => {},
-    } as unknown as Adapter
+    }) as unknown as Adapter
+
+  it("an adapter that carries no code to serve it (an Auth.js adapter) given to Auth() is refused, naming withAdapterFeature", () => {
+    const plain = sessionMethodsOnly()
     const problem = resolveConfig({ ...makeConfig(), adapter: plain }).configError?.problems[0]
     expect(problem?.type).toBe("InvalidParameter")
     expect(problem?.message).toContain("adapter: withAdapterFeature(")
@@ -236,12 +240,7 @@ describe("configuration check", () => {
   })
 
   it("withPlainProviders gives an Auth.js adapter its feature (the Qwik bindings' path)", async () => {
-    const plain = {
-      createSession: async () => null,
-      getSessionAndUser: async () => null,
-      updateSession: async () => null,
-      deleteSession: async () => {},
-    } as unknown as Adapter
+    const plain = sessionMethodsOnly()
     const config = await withPlainProviders({ ...makeConfig(), adapter: plain })
     expect(resolveConfig(config).configError).toBeUndefined()
   })
