@@ -1,16 +1,16 @@
-import type {
-  AccountTokensUpdate,
-  Adapter,
-  AdapterAccount,
-  AdapterAuthenticator,
-  AdapterSession,
-  AdapterSessionRecord,
-  AdapterTwoFactor,
-  AdapterUser,
-  SessionRecordBound,
-  VerificationToken,
+import {
+  type AccountTokensUpdate,
+  type Adapter,
+  type AdapterAccount,
+  type AdapterAuthenticator,
+  type AdapterSession,
+  type AdapterSessionRecord,
+  type AdapterTwoFactor,
+  type AdapterUser,
+  type SessionRecordBound,
+  type VerificationToken,
+  withAdapterFeature,
 } from "@latchkey/core/adapters"
-import { withAdapterFeature } from "@latchkey/core/adapters"
 import { othersKept, storedSessionToken } from "@latchkey/core/adapters/sql"
 import { type Queryable, query, type Row, transaction } from "./client.js"
 import { adapterRefusal, toAdapterError } from "./errors.js"

@@ -1,11 +1,6 @@
 /** The adapter feature's configuration check, run once per config: what a claim needs of the adapter. */
 
 import type { ConfigReport, FeatureCheckInput } from "../../kernel/feature/feature.js"
-import type { Adapter } from "../../kernel/types/adapters.js"
-
-export function checkAdapterConfig(input: FeatureCheckInput, report: ConfigReport): void {
-  checkClaimMethods(input.config.adapter, input, report)
-}
 
 /**
  * A proof of an address (an email link, a password account's link) claims a row nobody proved
@@ -15,11 +10,8 @@ export function checkAdapterConfig(input: FeatureCheckInput, report: ConfigRepor
  * signs in through its account row); linked OAuth/OIDC accounts need `listAccountsByUserId`,
  * which no Auth.js adapter has.
  */
-function checkClaimMethods(
-  adapter: Adapter | undefined,
-  input: FeatureCheckInput,
-  report: ConfigReport,
-): void {
+export function checkClaimMethods(input: FeatureCheckInput, report: ConfigReport): void {
+  const { adapter } = input.config
   if (!adapter) return
   const has = (name: string) => typeof (adapter as Record<string, unknown>)[name] === "function"
   const proofs = input.providers.some(

@@ -10,7 +10,7 @@
 
 import { FEATURE, type Feature, featureOf } from "../../kernel/feature/feature.js"
 import type { Adapter } from "../../kernel/types/adapters.js"
-import { checkAdapterConfig } from "./checks.js"
+import { checkClaimMethods } from "./checks.js"
 import { readDatabaseSession } from "./database-session.js"
 import { issueDatabaseSession } from "./issue-session.js"
 import { resolveAdapterLogin } from "./login.js"
@@ -26,7 +26,7 @@ export const adapterFeature: Feature = {
     "claim-needs-methods":
       "A proof of an address (an email link, a password reset or verification link) claims an account nobody proved by removing what was attached to it; this adapter lacks methods for that, so such a proof is refused (MissingAdapterMethods) where the account has a linked provider account or a passkey. Implement the methods below (an Auth.js adapter has none of listAccountsByUserId), or use a Latchkey adapter (@latchkey/adapter-postgres).",
   },
-  check: checkAdapterConfig,
+  check: checkClaimMethods,
   resolveLogin: resolveAdapterLogin,
   databaseSessions: { read: readDatabaseSession, issue: issueDatabaseSession },
 }
