@@ -16,6 +16,7 @@ import {
   isUserEvent,
   WARNING_TEXT as KERNEL_TEXTS,
   type LogCode,
+  warningText,
 } from "../../src/kernel/errors/warnings.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryStore, type Store } from "../../src/store.js"
@@ -215,6 +216,16 @@ describe("warnings: once per cause, with a sentence", () => {
     expect(revoked).toHaveLength(3)
     expect(String(revoked[0]!.args[0])).toMatch(
       /^\[session-revoked\] A revoked or over-age session .*this session signed out/,
+    )
+  })
+
+  it("a feature's code is told with the feature's sentence, and named (never 'undefined') without it", () => {
+    const texts = { ...KERNEL_TEXTS, ...twoFactorFeature.logTexts }
+    expect(warningText("two-factor-refused", "(reason: wrong)", texts)).toBe(
+      `${twoFactorFeature.logTexts!["two-factor-refused"]} (reason: wrong)`,
+    )
+    expect(warningText("two-factor-refused", "(reason: wrong)")).toBe(
+      "(two-factor-refused) (reason: wrong)",
     )
   })
 
